@@ -1,0 +1,253 @@
+"""The agent core: events in, turns out. Owns the inbox, the action tracker, the tool registry,
+hooks, context and history, and runs one turn at a time on an asyncio loop.
+
+Threading: every method runs on the core's event loop; the ROS node hands messages over with
+loop.call_soon_threadsafe. Time: `clock` (injected) stamps everything; waits use the loop's
+timers, so tests drive the whole core on a virtual-time loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from typing import Callable, List, Optional, Protocol, Sequence, Tuple
+
+from ..brains.base import Brain
+from .action_tracker import ActionTracker, TrackedAction
+from .context import ContextBuilder, ConversationHistory, StatusSnapshot
+from .events import Event, InterruptMode
+from .executor import ToolExecutor
+from .hooks import HookDispatcher
+from .inbox import Decision, Inbox, InboxConfig, Routing
+from .tools import INTERRUPT_HOOKS, RegisteredTool, ToolRegistry
+from .turn import TurnResult, TurnRunner
+
+log = logging.getLogger(__name__)
+
+# AgentState.state -> AgentState.voice_state until the voice state machine owns it
+VOICE_STATE_OF = {"idle": "LISTENING", "thinking": "THINKING", "acting": "THINKING",
+                  "speaking": "PLAYING"}
+STATE_HOOKS = {"thinking": "on_thinking", "speaking": "on_speaking", "idle": "on_idle"}
+
+
+@dataclasses.dataclass(frozen=True)
+class AgentConfig:
+    interrupt_mode: InterruptMode = InterruptMode.STEER
+    barge_in_threshold_ms: int = 500
+    max_steps: int = 8
+    turn_timeout_s: float = 300.0
+    speak_tool: str = "speak"  # the tool that says reply text (a driver's acting tool)
+    interrupt_hooks: Tuple[str, ...] = INTERRUPT_HOOKS
+    report_failures: bool = True  # a failed action gives the model one more step to react
+    cancel_confirm_timeout_s: float = 2.0
+    session: str = "main"
+    history_turns: int = 12
+    history_chars: int = 24_000
+
+
+@dataclasses.dataclass(frozen=True)
+class AgentStatus:
+    state: str
+    voice_state: str
+    session: str
+    outstanding_actions: int
+    brain: str
+
+
+class AgentSink(Protocol):
+    def state(self, status: AgentStatus) -> None: ...
+    def turn(self, result: TurnResult) -> None: ...
+    def event(self, kind: str, turn_id: str, tool: str, action_id: str, status: str, text: str) -> None: ...
+
+
+class NullSink:
+    def state(self, status): pass
+    def turn(self, result): pass
+    def event(self, kind, turn_id, tool, action_id, status, text): pass
+
+
+class AgentCore:
+    def __init__(self, brain: Brain, executor: ToolExecutor, clock: Callable[[], float],
+                 config: AgentConfig = AgentConfig(), context: Optional[ContextBuilder] = None,
+                 sink: Optional[AgentSink] = None,
+                 wall_clock: Optional[Callable[[], float]] = None):
+        self.brain, self.executor, self.clock, self.config = brain, executor, clock, config
+        self.wall_clock = wall_clock or clock
+        self.sink = sink or NullSink()
+        self.context = context or ContextBuilder()
+        self.registry = ToolRegistry()
+        self.history = ConversationHistory(config.history_turns, config.history_chars)
+        self.tracker = ActionTracker(clock, on_change=self._on_action_change)
+        self.inbox = Inbox(InboxConfig(config.interrupt_mode, config.barge_in_threshold_ms),
+                           on_change=self._wake)
+        self.hooks = HookDispatcher(self.registry, executor.fire_hook)
+        self.session = config.session
+        self.last_brain = getattr(brain, "name", "")
+        self.robot_status: Sequence[str] = ()
+        self.peers: Sequence[Tuple[str, str]] = ()
+        self.turns_done = 0
+        self._runner: Optional[TurnRunner] = None
+        self._task: Optional[asyncio.Future] = None
+        self._starts: List[Event] = []  # events that start the next turn (idle or interrupt)
+        self._busy = False
+        self._changed = asyncio.Event()
+        self._stopping = False
+        self._last_status: Optional[AgentStatus] = None
+        executor.bind(self._on_done, self._on_feedback)
+
+    # --- input -----------------------------------------------------------------------------
+    def submit(self, event: Event) -> Routing:
+        """Route one P>0 event (call on the core's loop)."""
+        if event.priority <= 0:
+            log.error("priority-0 event from %s reached the agent; ignoring it", event.source)
+            return Routing(Decision.DROP, "priority 0")
+        if self._runner is not None and self._runner.cancel_reason:
+            routing = self.inbox.decide(event, busy=True, in_flight_texts=self._in_flight())
+            if routing.decision is Decision.INTERRUPT or routing.decision is Decision.START:
+                self._starts.append(event)  # a turn is already being cancelled
+                return routing
+        routing = self.inbox.submit(event, busy=self._busy, in_flight_texts=self._in_flight())
+        text = f"{routing.reason} | {event.text[:200]}" if routing.reason else event.text[:200]
+        if routing.decision is Decision.DROP:
+            log.info("dropped event from %s: %s", event.source, routing.reason)
+        for old in routing.superseded:
+            self.emit("dropped", self._turn_id(), text=f"superseded by a newer transcript | {old.text[:200]}")
+        if routing.decision is Decision.START:
+            self._busy = True
+            self._starts.append(event)
+            self._wake()
+        elif routing.decision is Decision.INTERRUPT:
+            self._starts.append(event)
+            self._cancel_turn("interrupted")
+        self.emit({Decision.START: "accepted", Decision.STEER: "steering", Decision.QUEUE: "queued",
+                   Decision.INTERRUPT: "interrupting", Decision.DROP: "dropped"}[routing.decision],
+                  self._turn_id(), text=text)
+        return routing
+
+    def update_manifest(self, driver: str, tools_json: str) -> List[str]:
+        errors = self.registry.update_manifest(driver, tools_json)
+        for error in errors:
+            log.error("%s", error)
+        return errors
+
+    # --- the loop --------------------------------------------------------------------------
+    async def run(self) -> None:
+        """Run turns until stop(). One turn at a time."""
+        self.refresh_state()
+        while not self._stopping:
+            triggers = self._take_triggers()
+            if not triggers:
+                self._busy = False
+                self.refresh_state()
+                await self.wait_for_change(None)
+                continue
+            self._busy = True
+            await self._run_turn(triggers)
+
+    def stop(self) -> None:
+        self._stopping = True
+        self._cancel_turn("cancelled")
+        self._wake()
+
+    def _take_triggers(self) -> List[Event]:
+        if self._starts:
+            starts, self._starts = self._starts, []
+            return starts
+        return self.inbox.take_next_trigger()
+
+    async def _run_turn(self, triggers: Sequence[Event]) -> None:
+        runner = TurnRunner(self, triggers)
+        self._runner = runner
+        task = self._task = asyncio.ensure_future(runner.run())
+        done, _ = await asyncio.wait({task}, timeout=self.config.turn_timeout_s)
+        if not done:
+            log.error("turn %s exceeded turn_timeout_s=%.0f", runner.turn_id, self.config.turn_timeout_s)
+            self._cancel_turn("timeout")
+        result = await task
+        if result.end_reason == "timeout" and not result.error:
+            result.error = f"turn_timeout_s ({self.config.turn_timeout_s:.0f} s) exceeded"
+        self.history.add_turn(runner.history_messages())
+        self._runner, self._task = None, None
+        self.turns_done += 1
+        self.emit("turn_ended", runner.turn_id, status=result.end_reason, text=result.reply[:200])
+        self.sink.turn(result)
+        self.refresh_state()
+
+    def _cancel_turn(self, reason: str) -> None:
+        runner = self._runner
+        if runner is None or runner.cancel_reason:
+            return
+        runner.cancel_reason = reason
+        if self._task is not None:
+            self._task.cancel()
+
+    # --- helpers for the turn --------------------------------------------------------------
+    async def wait_for_change(self, deadline: Optional[float]) -> None:
+        """Sleep until something changes (action ended, event arrived) or the deadline."""
+        timeout = None if deadline is None else max(0.0, deadline - self.clock())
+        try:
+            await asyncio.wait_for(self._changed.wait(), timeout)
+        except asyncio.TimeoutError:
+            pass
+        self._changed.clear()
+
+    def _wake(self) -> None:
+        self._changed.set()
+
+    def emit(self, kind: str, turn_id: str, tool: str = "", action_id: str = "",
+             status: str = "", text: str = "") -> None:
+        self.sink.event(kind, turn_id, tool, action_id, status, text)
+
+    def speech_tool(self) -> Optional[RegisteredTool]:
+        return self.registry.resolve(self.config.speak_tool)
+
+    def status(self) -> StatusSnapshot:
+        return StatusSnapshot(self.wall_clock(), self.current_state(), tuple(self.robot_status),
+                              self.tracker.outstanding(), self.tracker.take_unreported(),
+                              tuple(self.peers), self.session)
+
+    def _in_flight(self) -> List[str]:
+        return list(self._runner.inputs) if self._runner is not None else []
+
+    def _turn_id(self) -> str:
+        return self._runner.turn_id if self._runner is not None else ""
+
+    # --- state -----------------------------------------------------------------------------
+    def current_state(self) -> str:
+        runner = self._runner
+        if runner is not None and runner.thinking:
+            return "thinking"
+        outstanding = self.tracker.outstanding()
+        speech = self.speech_tool()
+        if speech is not None and any(a.tool == speech.visible_name and a.driver == speech.driver
+                                      for a in outstanding):
+            return "speaking"
+        if outstanding:
+            return "acting"
+        return "thinking" if (runner is not None or self._busy) else "idle"
+
+    def refresh_state(self) -> None:
+        state = self.current_state()
+        status = AgentStatus(state, VOICE_STATE_OF[state], self.session,
+                             len(self.tracker.outstanding()), self.last_brain or "")
+        if status == self._last_status:
+            return
+        previous = self._last_status.state if self._last_status else ""
+        self._last_status = status
+        if state != previous and state in STATE_HOOKS:
+            self.hooks.fire(STATE_HOOKS[state])
+        self.sink.state(status)
+
+    # --- executor callbacks ----------------------------------------------------------------
+    def _on_done(self, action_id: str, status: str, result_json: str, error: str) -> None:
+        self.tracker.complete(action_id, status, result_json, error)
+
+    def _on_feedback(self, action_id: str, progress_json: str) -> None:
+        self.tracker.feedback(action_id, progress_json)
+
+    def _on_action_change(self, action: TrackedAction) -> None:
+        self.emit("action_done", action.turn_id, tool=action.tool, action_id=action.action_id,
+                  status=action.status, text=action.error or action.result_json[:200])
+        self._wake()
+        self.refresh_state()

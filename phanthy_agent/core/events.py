@@ -1,0 +1,65 @@
+"""The event type every mechanism speaks: what arrived, from where, how urgent."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from enum import Enum
+from typing import Any, Mapping, Optional
+
+
+class InterruptMode(str, Enum):
+    """What a P>0 event does to a running turn."""
+
+    STEER = "steer"  # join the running turn at its next model step
+    INTERRUPT = "interrupt"  # cancel the running turn, start a new one with this event
+    QUEUE = "queue"  # trigger the next turn after this one ends
+
+    @classmethod
+    def parse(cls, value: str, default: "InterruptMode") -> "InterruptMode":
+        if not value:
+            return default
+        try:
+            return cls(value.strip().lower())
+        except ValueError:
+            raise ValueError(f"unknown interrupt mode {value!r} (steer | interrupt | queue)") from None
+
+
+class EventKind(str, Enum):
+    TRANSCRIPT = "transcript"  # speech (or typed text) from voice/transcript
+    TEXT = "text"  # a chat message, a scheduler or subagent report, a peer message
+    ALERT = "alert"  # raised by the sensor summarizer
+    READING = "reading"  # a sensor sample (priority 0)
+    ACTION = "action"  # an action completion that matters after its turn ended
+
+
+@dataclasses.dataclass(frozen=True)
+class Event:
+    source: str
+    priority: int
+    text: str = ""
+    kind: str = EventKind.TEXT.value
+    stamp: float = 0.0
+    interrupt_mode: str = ""  # "" = the agent's default
+    session: str = ""
+    # transcript fields (typed: the backchannel filter reads audio_duration_ms, nothing else)
+    is_final: bool = True
+    audio_duration_ms: int = 0  # 0 = not speech (typed text): never a backchannel by length
+    confidence: float = -1.0
+    speaker_id: str = ""
+    language: str = ""
+    origin: str = ""
+    # a sensor reading's fields (priority 0 sources), for the summarizer and query_events
+    data: Optional[Mapping[str, Any]] = None
+
+    @property
+    def is_transcript(self) -> bool:
+        return self.kind == EventKind.TRANSCRIPT.value
+
+
+_NOT_WORD = re.compile(r"[^\w]+", re.UNICODE)
+
+
+def normalize_text(text: str) -> str:
+    """Case- and punctuation-insensitive form used to recognise repeats."""
+    return " ".join(_NOT_WORD.sub(" ", text.casefold()).split())

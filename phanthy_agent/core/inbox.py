@@ -1,0 +1,124 @@
+"""When to listen: what a P>0 event does when it reaches the agent.
+
+The inbox decides, for each event, whether it starts a turn, steers the running one,
+interrupts it, waits for the next turn, or is dropped (partials, backchannels, repeats,
+superseded transcripts), and it holds the events that wait: the steering queue (consumed at
+the running turn's next model step) and the next-turn queue.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections import deque
+from enum import Enum
+from typing import Callable, Deque, Iterable, List, Optional
+
+from .events import Event, InterruptMode, normalize_text
+
+log = logging.getLogger(__name__)
+
+
+class Decision(str, Enum):
+    START = "start"  # idle: the event starts a turn
+    STEER = "steer"
+    INTERRUPT = "interrupt"
+    QUEUE = "queue"
+    DROP = "drop"
+
+
+@dataclasses.dataclass(frozen=True)
+class Routing:
+    decision: Decision
+    reason: str = ""
+    superseded: tuple = ()  # older waiting transcripts this event replaced
+
+
+@dataclasses.dataclass(frozen=True)
+class InboxConfig:
+    default_mode: InterruptMode = InterruptMode.STEER
+    barge_in_threshold_ms: int = 500
+    max_waiting: int = 64  # bound on each queue; the oldest is dropped (logged) beyond it
+
+
+class Inbox:
+    """Routing decisions plus the two waiting queues. Pure; not thread-safe (one owner)."""
+
+    def __init__(self, config: InboxConfig = InboxConfig(),
+                 on_change: Optional[Callable[[], None]] = None):
+        self.config = config
+        self._steering: Deque[Event] = deque()
+        self._next_turn: List[Event] = []
+        self._on_change = on_change or (lambda: None)
+
+    # --- decisions -------------------------------------------------------------------------
+    def decide(self, event: Event, busy: bool, in_flight_texts: Iterable[str] = ()) -> Routing:
+        """Decide without changing any state."""
+        if event.is_transcript and not event.is_final:
+            return Routing(Decision.DROP, "partial transcript")
+        if not event.text.strip():
+            return Routing(Decision.DROP, "empty text")
+        if not busy:
+            return Routing(Decision.START)
+        if event.is_transcript and 0 < event.audio_duration_ms < self.config.barge_in_threshold_ms:
+            return Routing(Decision.DROP,
+                           f"backchannel: {event.audio_duration_ms} ms of speech "
+                           f"< barge_in_threshold_ms {self.config.barge_in_threshold_ms}")
+        key = normalize_text(event.text)
+        waiting_texts = [e.text for e in self.waiting()]
+        if any(normalize_text(t) == key for t in list(in_flight_texts) + waiting_texts):
+            return Routing(Decision.DROP, "repeat of a waiting or in-flight text")
+        mode = InterruptMode.parse(event.interrupt_mode, self.config.default_mode)
+        superseded = tuple(e for e in self.waiting() if e.is_transcript) if event.is_transcript else ()
+        return Routing(Decision(mode.value), superseded=superseded)
+
+    def submit(self, event: Event, busy: bool, in_flight_texts: Iterable[str] = ()) -> Routing:
+        """Decide and apply: STEER and QUEUE events are stored here; START and INTERRUPT are
+        the caller's to act on; DROP is forgotten."""
+        routing = self.decide(event, busy, in_flight_texts)
+        if routing.superseded:
+            # A newer transcript replaces an older one still waiting: the older is usually the
+            # repeat a visitor produced because the robot gave no feedback.
+            self._steering = deque(e for e in self._steering if e not in routing.superseded)
+            self._next_turn = [e for e in self._next_turn if e not in routing.superseded]
+        if routing.decision is Decision.STEER:
+            self._push(self._steering, event, "steering")
+        elif routing.decision is Decision.QUEUE:
+            self._push(self._next_turn, event, "next-turn")
+            # Higher priority first; equal priorities keep arrival order (sort is stable).
+            self._next_turn.sort(key=lambda e: -e.priority)
+        if routing.decision in (Decision.STEER, Decision.QUEUE) or routing.superseded:
+            self._on_change()
+        return routing
+
+    def _push(self, queue, event: Event, name: str) -> None:
+        if len(queue) >= self.config.max_waiting:
+            dropped = queue.popleft() if isinstance(queue, deque) else queue.pop(0)
+            log.warning("%s queue full (%d): dropping oldest event from %s: %.60r",
+                        name, self.config.max_waiting, dropped.source, dropped.text)
+        queue.append(event)
+
+    # --- the waiting events ----------------------------------------------------------------
+    def waiting(self) -> List[Event]:
+        return list(self._steering) + list(self._next_turn)
+
+    def has_steering(self) -> bool:
+        return bool(self._steering)
+
+    def take_steering(self) -> List[Event]:
+        """Events to inject at the running turn's next model step."""
+        taken = list(self._steering)
+        self._steering.clear()
+        return taken
+
+    def take_next_trigger(self) -> List[Event]:
+        """Events that start the next turn: leftover steering events all together (they were
+        meant for the turn that just ended), otherwise the first queued event."""
+        if self._steering:
+            return self.take_steering()
+        if self._next_turn:
+            return [self._next_turn.pop(0)]
+        return []
+
+    def __len__(self) -> int:
+        return len(self._steering) + len(self._next_turn)

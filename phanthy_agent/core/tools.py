@@ -1,0 +1,214 @@
+"""The tools the agent can call: driver manifests in, model-visible tool specs and validated
+arguments out. The core reads what each driver declares (acting, timeout, hidden, x-hooks)
+and never guesses from names."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import re
+from typing import Any, Dict, List, Optional, Tuple
+
+import jsonschema
+import pydantic
+
+log = logging.getLogger(__name__)
+
+HOOK_NAMES = (
+    "on_interrupt_speak", "on_interrupt_motion", "on_interrupt_all", "on_wake", "on_hearing",
+    "on_thinking", "on_speaking", "on_idle", "on_error",
+)
+INTERRUPT_HOOKS = ("on_interrupt_speak", "on_interrupt_motion")
+BUILTIN_DRIVER = ""  # tools the agent itself implements (finish, cancel_action)
+_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+MAX_ARGS_CHARS = 64_000
+
+
+class HookBinding(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(extra="forbid")
+    action: str
+    params: Dict[str, Any] = {}
+
+
+class ToolDeclaration(pydantic.BaseModel):
+    """One entry of a driver's tools_json (see the README's driver guide)."""
+
+    model_config = pydantic.ConfigDict(extra="allow", populate_by_name=True)
+    name: str
+    description: str = ""
+    parameters: Dict[str, Any] = {"type": "object", "properties": {}}
+    acting: bool = False
+    timeout_s: float = pydantic.Field(30.0, gt=0)
+    hidden: bool = False
+    x_hooks: Dict[str, HookBinding] = pydantic.Field(default_factory=dict, alias="x-hooks")
+
+    @pydantic.field_validator("name")
+    @classmethod
+    def _valid_name(cls, value: str) -> str:
+        if not _NAME.match(value):
+            raise ValueError(f"tool name {value!r} must match {_NAME.pattern}")
+        return value
+
+    @pydantic.field_validator("parameters")
+    @classmethod
+    def _valid_schema(cls, value: Dict[str, Any]) -> Dict[str, Any]:
+        jsonschema.Draft202012Validator.check_schema(value)
+        if value.get("type") != "object":
+            raise ValueError("parameters must be a JSON Schema of type object")
+        return value
+
+    @pydantic.field_validator("x_hooks")
+    @classmethod
+    def _known_hooks(cls, value: Dict[str, HookBinding]) -> Dict[str, HookBinding]:
+        unknown = sorted(set(value) - set(HOOK_NAMES))
+        if unknown:
+            raise ValueError(f"unknown hook names {unknown}; known: {list(HOOK_NAMES)}")
+        return value
+
+
+@dataclasses.dataclass(frozen=True)
+class RegisteredTool:
+    driver: str
+    decl: ToolDeclaration
+    visible_name: str  # what the model calls it (driver-qualified only on a name clash)
+
+    @property
+    def builtin(self) -> bool:
+        return self.driver == BUILTIN_DRIVER
+
+    def spec(self) -> dict:
+        """OpenAI function-tool form."""
+        return {"type": "function",
+                "function": {"name": self.visible_name, "description": self.decl.description,
+                             "parameters": self.decl.parameters}}
+
+
+@dataclasses.dataclass(frozen=True)
+class HookTarget:
+    driver: str
+    action: str
+    params: Dict[str, Any]
+
+
+BUILTIN_TOOLS = (
+    ToolDeclaration(
+        name="finish",
+        description="End your turn. Call it when you have done and said everything needed. "
+                    "It waits for your running actions (speech, motion) to complete.",
+        parameters={"type": "object", "properties": {}}),
+    ToolDeclaration(
+        name="cancel_action",
+        description="Cancel one of your running actions by its action_id (listed in the status).",
+        parameters={"type": "object", "properties": {"action_id": {"type": "string"}},
+                    "required": ["action_id"]}),
+)
+
+
+class ToolError(Exception):
+    """A tool call the model got wrong; the message goes back to the model."""
+
+
+class ToolRegistry:
+    def __init__(self) -> None:
+        self._by_driver: Dict[str, List[ToolDeclaration]] = {}
+        self._visible: Dict[str, RegisteredTool] = {}
+        self._by_qualified: Dict[Tuple[str, str], RegisteredTool] = {}
+        self._validators: Dict[Tuple[str, str], jsonschema.Draft202012Validator] = {}
+        self._rebuild()
+
+    # --- manifests -------------------------------------------------------------------------
+    def update_manifest(self, driver: str, tools_json: str) -> List[str]:
+        """Replace a driver's tools. Invalid declarations are skipped; returns the errors."""
+        if not driver or not _NAME.match(driver):
+            return [f"invalid driver name {driver!r}"]
+        try:
+            entries = json.loads(tools_json)
+        except (ValueError, TypeError) as exc:
+            return [f"driver {driver}: tools_json is not JSON: {exc}"]
+        if not isinstance(entries, list):
+            return [f"driver {driver}: tools_json must be a JSON array"]
+        decls, errors = [], []
+        for index, entry in enumerate(entries):
+            try:
+                decls.append(ToolDeclaration.model_validate(entry))
+            except (pydantic.ValidationError, jsonschema.SchemaError, TypeError) as exc:
+                errors.append(f"driver {driver}: tool #{index} "
+                              f"{entry.get('name') if isinstance(entry, dict) else ''!r} rejected: {exc}")
+        self._by_driver[driver] = decls
+        self._rebuild()
+        return errors
+
+    def remove_driver(self, driver: str) -> None:
+        if self._by_driver.pop(driver, None) is not None:
+            self._rebuild()
+
+    def drivers(self) -> List[str]:
+        return sorted(self._by_driver)
+
+    def _rebuild(self) -> None:
+        everything = [(BUILTIN_DRIVER, d) for d in BUILTIN_TOOLS]
+        everything += [(drv, d) for drv in sorted(self._by_driver) for d in self._by_driver[drv]]
+        counts: Dict[str, int] = {}
+        for _, decl in everything:
+            if not decl.hidden:
+                counts[decl.name] = counts.get(decl.name, 0) + 1
+        self._visible, self._by_qualified, self._validators = {}, {}, {}
+        for driver, decl in everything:
+            clash = counts.get(decl.name, 0) > 1 and driver != BUILTIN_DRIVER
+            visible = f"{driver}__{decl.name}" if clash else decl.name
+            tool = RegisteredTool(driver, decl, visible)
+            self._by_qualified[(driver, decl.name)] = tool
+            self._validators[(driver, decl.name)] = jsonschema.Draft202012Validator(decl.parameters)
+            if not decl.hidden and visible not in self._visible:
+                self._visible[visible] = tool
+        clashes = sorted(n for n, c in counts.items() if c > 1)
+        if clashes:
+            log.warning("tool names declared by several drivers, shown driver-qualified: %s", clashes)
+
+    # --- lookups ---------------------------------------------------------------------------
+    def visible_tools(self) -> List[RegisteredTool]:
+        return [self._visible[name] for name in sorted(self._visible)]
+
+    def resolve(self, visible_name: str) -> Optional[RegisteredTool]:
+        return self._visible.get(visible_name)
+
+    def get(self, driver: str, name: str) -> Optional[RegisteredTool]:
+        return self._by_qualified.get((driver, name))
+
+    def hook_targets(self, hook: str) -> List[HookTarget]:
+        """Every driver action bound to this hook, each once."""
+        targets: List[HookTarget] = []
+        for driver in sorted(self._by_driver):
+            for decl in self._by_driver[driver]:
+                binding = decl.x_hooks.get(hook)
+                if binding is None:
+                    continue
+                target = HookTarget(driver, binding.action, dict(binding.params))
+                if target not in targets:
+                    targets.append(target)
+        return targets
+
+    # --- arguments -------------------------------------------------------------------------
+    def parse_args(self, tool: RegisteredTool, raw: Any) -> dict:
+        """Parse and validate a model's arguments; raises ToolError with a message for it."""
+        if raw is None or raw == "":
+            args: Any = {}
+        elif isinstance(raw, dict):
+            args = raw
+        else:
+            if len(raw) > MAX_ARGS_CHARS:
+                raise ToolError(f"arguments too long ({len(raw)} characters)")
+            try:
+                args = json.loads(raw)
+            except ValueError as exc:
+                raise ToolError(f"arguments are not valid JSON: {exc}") from None
+        if not isinstance(args, dict):
+            raise ToolError("arguments must be a JSON object")
+        validator = self._validators[(tool.driver, tool.decl.name)]
+        errors = sorted(validator.iter_errors(args), key=lambda e: list(e.path))
+        if errors:
+            detail = "; ".join(
+                f"{'/'.join(str(p) for p in e.path) or '(root)'}: {e.message}" for e in errors[:5])
+            raise ToolError(f"invalid arguments for {tool.visible_name}: {detail}")
+        return args

@@ -1,0 +1,399 @@
+"""One turn: model -> tool calls -> results -> ... -> finish, with steering and the action
+completion protocol (ACP).
+
+- Steering: events the inbox routed as `steer` are injected as user messages at the next model
+  step; when one arrives during a tool batch, the rest of the batch is skipped (each skipped
+  call gets a result saying so) so the model re-plans with it.
+- ACP: an acting tool returns its action id once the driver accepted the goal. Before the next
+  acting tool, the turn waits until every outstanding action is terminal, or a new steering
+  message arrives. `finish` waits the same way; if the message wins, the interrupt hooks fire,
+  outstanding actions are cancelled and the turn ends `interrupted` (the message starts the
+  next turn). Non-acting tools never wait. Deadlines come from each tool's timeout_s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import logging
+import uuid
+from enum import Enum
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence
+
+from ..brains.base import BrainReply, BrainRequest, BrainUnavailable, Message, ToolCallRequest
+from .action_tracker import CANCELLED, FAILED, SUCCEEDED, TIMEOUT, TrackedAction
+from .context import notice_message
+from .events import Event
+from .tools import RegisteredTool, ToolError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .agent import AgentCore
+
+log = logging.getLogger(__name__)
+
+MAX_TOOL_CALLS_PER_STEP = 16
+MAX_REPLY_CHARS = 4000
+SKIPPED_FOR_INPUT = ("not run: the visitor said something new before this call ran; "
+                     "decide again with it")
+
+
+class Wait(Enum):
+    DONE = "done"  # every outstanding action is terminal
+    MESSAGE = "message"  # a steering message arrived first
+
+
+class TurnCancelled(Exception):
+    pass
+
+
+@dataclasses.dataclass
+class TurnResult:
+    turn_id: str
+    session: str
+    trigger_source: str
+    inputs: List[str]
+    tool_calls: List[Dict[str, Any]]
+    reply: str
+    end_reason: str
+    t_trigger: float
+    t_first_token: float = 0.0
+    t_first_audio: float = 0.0
+    t_end: float = 0.0
+    brains: List[str] = dataclasses.field(default_factory=list)
+    steps: int = 0
+    error: str = ""
+    dialogue_state: str = ""
+
+
+class TurnRunner:
+    def __init__(self, core: "AgentCore", triggers: Sequence[Event]):
+        self.core = core
+        self.cfg = core.config
+        self.turn_id = uuid.uuid4().hex[:12]
+        self.triggers = list(triggers)
+        self.inputs: List[str] = []
+        self.thinking = False
+        self.cancel_reason = ""
+        self._messages: List[Message] = []
+        self._history_start = 0
+        self._calls: List[Dict[str, Any]] = []
+        self._final_text = ""
+        self.result = TurnResult(
+            self.turn_id, core.session, self.triggers[0].source if self.triggers else "",
+            self.inputs, self._calls, "", "finished",
+            min((e.stamp for e in self.triggers if e.stamp), default=core.clock()))
+
+    # --- entry point -----------------------------------------------------------------------
+    async def run(self) -> TurnResult:
+        core, result = self.core, self.result
+        core.emit("turn_started", self.turn_id, text=" | ".join(e.text for e in self.triggers))
+        self.inputs.extend(e.text for e in self.triggers)
+        self._messages = core.context.build(core.registry.visible_tools(), core.status(),
+                                            core.history.messages(), self.inputs)
+        self._history_start = len(self._messages) - len(self.inputs)
+        try:
+            await self._steps()
+        except asyncio.CancelledError:
+            # interrupt mode or the turn timeout: the core cancelled us and said why
+            result.end_reason = self.cancel_reason or "cancelled"
+            self._stop_everything(f"turn {result.end_reason}")
+            await self._confirm_cancels()
+        except BrainUnavailable as exc:
+            log.error("turn %s: no brain could answer: %s", self.turn_id, exc)
+            result.end_reason, result.error = "error", f"brain unavailable: {exc}"
+            core.hooks.fire("on_error")
+            self._stop_everything("brain unavailable")
+            await self._confirm_cancels()
+        except Exception as exc:  # a bug must end the turn, not the agent
+            log.exception("turn %s failed", self.turn_id)
+            result.end_reason, result.error = "error", f"{type(exc).__name__}: {exc}"
+            core.hooks.fire("on_error")
+            self._stop_everything("internal error")
+            await self._confirm_cancels()
+        finally:
+            self.thinking = False
+            result.t_end = core.clock()
+            result.reply = self._reply_as_heard()
+            result.t_first_audio = self._first_audio()
+            self._settle_call_entries()
+        return result
+
+    def _settle_call_entries(self) -> None:
+        """The record shows how each action ended, not that it started."""
+        for entry in self._calls:
+            action = self.core.tracker.get(entry["action_id"]) if entry["action_id"] else None
+            if action is not None:
+                entry.update(status=action.status if action.terminal else "running",
+                             t_end=action.t_end)
+
+    def history_messages(self) -> List[Message]:
+        """This turn's conversation (inputs onward) for the session history. Tool calls left
+        without a result (a cancelled turn) are dropped, so the history stays valid."""
+        turn = self._messages[self._history_start:]
+        answered = {m.tool_call_id for m in turn if m.role == "tool"}
+        kept = []
+        for m in turn:
+            if m.role == "assistant" and m.tool_calls and not all(c.id in answered for c in m.tool_calls):
+                if m.content:
+                    kept.append(Message("assistant", m.content))
+                continue
+            kept.append(m)
+        if self.result.end_reason == "interrupted" and self.result.reply:
+            kept.append(Message("user", f"[the visitor interrupted you; they heard: "
+                                        f"{self.result.reply!r}]", meta="notice"))
+        return kept
+
+    # --- the step loop ---------------------------------------------------------------------
+    async def _steps(self) -> None:
+        for step in range(self.cfg.max_steps):
+            self.result.steps = step + 1
+            self._inject_pending()
+            reply = await self._think()
+            calls = reply.tool_calls[:MAX_TOOL_CALLS_PER_STEP]
+            if len(reply.tool_calls) > len(calls):
+                log.warning("turn %s: model asked for %d tool calls; running the first %d",
+                            self.turn_id, len(reply.tool_calls), len(calls))
+            self._messages.append(Message("assistant", reply.content, tool_calls=calls))
+            if reply.content.strip():
+                self._final_text = reply.content
+                await self._say(reply.content)
+            if not calls:
+                if await self._finish():
+                    return
+                continue
+            if await self._run_batch(calls):
+                return
+        self.result.end_reason = "error"
+        self.result.error = f"step limit ({self.cfg.max_steps}) reached"
+        log.error("turn %s: %s", self.turn_id, self.result.error)
+        self._stop_everything("step limit")
+        await self._confirm_cancels()
+
+    def _inject_pending(self) -> None:
+        steered = self.core.inbox.take_steering()
+        for event in steered:
+            self.inputs.append(event.text)
+            self._messages.append(Message("user", event.text, meta="input"))
+            self.core.emit("steered", self.turn_id, text=event.text)
+        ended = self.core.tracker.take_unreported()
+        if ended:
+            self._messages.append(notice_message(ended))
+
+    async def _think(self) -> BrainReply:
+        core = self.core
+
+        def on_text(_: str) -> None:
+            if not self.result.t_first_token:
+                self.result.t_first_token = core.clock()
+
+        request = BrainRequest(list(self._messages), [t.spec() for t in core.registry.visible_tools()],
+                               on_text)
+        self.thinking = True
+        core.refresh_state()
+        try:
+            reply = await core.brain.step(request)
+        finally:
+            self.thinking = False
+            core.refresh_state()
+        if not self.result.t_first_token:
+            self.result.t_first_token = core.clock()
+        if reply.brain and (not self.result.brains or self.result.brains[-1] != reply.brain):
+            self.result.brains.append(reply.brain)
+        core.last_brain = reply.brain or core.last_brain
+        if len(reply.content) > MAX_REPLY_CHARS:
+            log.warning("turn %s: reply of %d characters truncated", self.turn_id, len(reply.content))
+            reply.content = reply.content[:MAX_REPLY_CHARS]
+        return reply
+
+    async def _run_batch(self, calls: List[ToolCallRequest]) -> bool:
+        """Run one step's tool calls in order; True when the turn ended."""
+        for index, call in enumerate(calls):
+            rest = calls[index + 1:]
+            if call.name == "finish":
+                ended = await self._finish()
+                self._tool_result(call, {"status": "turn ended" if ended else
+                                         "not finished yet: read the action updates"})
+                self._skip(rest, "not run: it came after finish")
+                return ended
+            tool = self.core.registry.resolve(call.name)
+            if tool is None:
+                self._tool_result(call, {"error": f"unknown tool {call.name!r}; available: " + ", ".join(
+                    t.visible_name for t in self.core.registry.visible_tools())})
+                continue
+            try:
+                args = self.core.registry.parse_args(tool, call.arguments)
+            except ToolError as exc:
+                log.warning("turn %s: %s", self.turn_id, exc)
+                self._tool_result(call, {"error": str(exc)})
+                continue
+            if tool.decl.acting and await self._wait_actions(stop_on_message=True) is Wait.MESSAGE:
+                self._skip([call] + rest, SKIPPED_FOR_INPUT)
+                return False
+            self._tool_result(call, await self._execute(tool, args))
+            if rest and self.core.inbox.has_steering():
+                self._skip(rest, SKIPPED_FOR_INPUT)
+                return False
+        return False
+
+    async def _finish(self) -> bool:
+        """The ACP wait at the end of the turn; True when the turn ends."""
+        if await self._wait_actions(stop_on_message=True) is Wait.MESSAGE:
+            log.info("turn %s: the visitor spoke while finishing: stopping", self.turn_id)
+            self.result.end_reason = "interrupted"
+            self._stop_everything("new message while finishing")
+            await self._confirm_cancels()
+            return True
+        failed = [a for a in self.core.tracker.for_turn(self.turn_id)
+                  if a.acting and not a.reported and a.status in (FAILED, TIMEOUT)]
+        if failed and self.cfg.report_failures and self.result.steps < self.cfg.max_steps:
+            log.info("turn %s: %d action(s) failed; giving the model a step to react",
+                     self.turn_id, len(failed))
+            return False
+        self.result.end_reason = "finished"
+        return True
+
+    # --- tools -----------------------------------------------------------------------------
+    async def _execute(self, tool: RegisteredTool, args: dict) -> Dict[str, Any]:
+        if tool.builtin:
+            return self._builtin(tool, args)
+        core = self.core
+        entry = {"tool": tool.visible_name, "args": args, "action_id": "", "status": "",
+                 "t_start": core.clock(), "t_end": 0.0}
+        self._calls.append(entry)
+        core.emit("tool_call", self.turn_id, tool=tool.visible_name, text=json.dumps(args, ensure_ascii=False))
+        started = await core.executor.start(tool.driver, tool.decl.name, args)
+        if not started.accepted:
+            entry.update(status=FAILED, t_end=core.clock())
+            core.emit("tool_result", self.turn_id, tool=tool.visible_name, status=FAILED, text=started.error)
+            return {"status": FAILED, "error": started.error or "the driver rejected the call"}
+        entry["action_id"] = started.action_id
+        action = core.tracker.register(started.action_id, tool.visible_name, tool.driver, args,
+                                       tool.decl.acting, tool.decl.timeout_s, self.turn_id)
+        core.refresh_state()
+        if tool.decl.acting and not action.terminal:
+            entry["status"] = "started"
+            return {"action_id": action.action_id, "status": "started"}
+        if not action.terminal:
+            await self._wait_for(action)
+        action.reported = True
+        entry.update(status=action.status, t_end=action.t_end)
+        return _outcome(action)
+
+    def _builtin(self, tool: RegisteredTool, args: dict) -> Dict[str, Any]:
+        if tool.decl.name == "cancel_action":
+            action = self.core.tracker.get(args["action_id"])
+            if action is None:
+                return {"error": f"no action with id {args['action_id']!r}"}
+            if action.terminal:
+                return {"status": action.status, "note": "it had already ended"}
+            self.core.executor.cancel(action.action_id)
+            return {"status": "cancel requested"}
+        return {"error": f"built-in tool {tool.decl.name} is not callable here"}
+
+    async def _say(self, text: str) -> None:
+        """Speak reply text through the configured speech tool (an acting tool like any other)."""
+        tool = self.core.speech_tool()
+        if tool is None:
+            return  # a text-only deployment: the reply is in the TurnRecord
+        if await self._wait_actions(stop_on_message=True) is Wait.MESSAGE:
+            return
+        outcome = await self._execute(tool, {"text": text})
+        if outcome.get("status") == FAILED:
+            log.error("turn %s: could not speak: %s", self.turn_id, outcome.get("error"))
+
+    def _tool_result(self, call: ToolCallRequest, payload: Dict[str, Any]) -> None:
+        text = json.dumps(payload, ensure_ascii=False, default=str)
+        self._messages.append(Message("tool", text, tool_call_id=call.id))
+        self.core.emit("tool_result", self.turn_id, tool=call.name,
+                       action_id=str(payload.get("action_id", "")), status=str(payload.get("status", "")),
+                       text=text)
+
+    def _skip(self, calls: Sequence[ToolCallRequest], why: str) -> None:
+        for call in calls:
+            self._tool_result(call, {"status": "skipped", "reason": why})
+
+    # --- waiting (the ACP) -----------------------------------------------------------------
+    async def _wait_actions(self, stop_on_message: bool) -> Wait:
+        core = self.core
+        while True:
+            self._expire()
+            if not core.tracker.outstanding():
+                return Wait.DONE
+            if stop_on_message and core.inbox.has_steering():
+                return Wait.MESSAGE
+            await core.wait_for_change(core.tracker.next_deadline())
+
+    async def _wait_for(self, action: TrackedAction) -> None:
+        while not action.terminal:
+            self._expire()
+            if action.terminal:
+                break
+            await self.core.wait_for_change(action.deadline)
+
+    def _expire(self) -> None:
+        for action in self.core.tracker.expire():
+            log.warning("action %s (%s) timed out: cancelling it", action.action_id, action.tool)
+            self.core.executor.cancel(action.action_id)
+
+    def _stop_everything(self, why: str) -> None:
+        """Interrupt: fire on_interrupt_all and the specific hooks, cancel outstanding actions."""
+        core = self.core
+        core.hooks.fire("on_interrupt_all", *self.cfg.interrupt_hooks)
+        for action in core.tracker.outstanding(acting_only=False):
+            log.info("cancelling %s %s (%s)", action.tool, action.action_id, why)
+            core.executor.cancel(action.action_id)
+
+    async def _confirm_cancels(self) -> None:
+        """Give drivers a moment to confirm cancellation; end the rest locally."""
+        core = self.core
+        deadline = core.clock() + self.cfg.cancel_confirm_timeout_s
+        while core.tracker.outstanding(acting_only=False) and core.clock() < deadline:
+            await core.wait_for_change(deadline)
+        for action in core.tracker.outstanding(acting_only=False):
+            log.warning("driver %s did not confirm cancelling %s in %.1f s", action.driver,
+                        action.action_id, self.cfg.cancel_confirm_timeout_s)
+            core.tracker.abandon(action.action_id, CANCELLED, "cancel not confirmed by the driver")
+
+    # --- what the visitor heard ------------------------------------------------------------
+    def _speech_actions(self) -> List[TrackedAction]:
+        speech = self.core.speech_tool()
+        if speech is None:
+            return []
+        return [a for a in self.core.tracker.for_turn(self.turn_id)
+                if a.driver == speech.driver and a.tool == speech.visible_name]
+
+    def _reply_as_heard(self) -> str:
+        if self.core.speech_tool() is None:
+            return self._final_text
+        parts = [heard_text(a) for a in self._speech_actions()]
+        return " ".join(p for p in parts if p)
+
+    def _first_audio(self) -> float:
+        times = [a.t_first_feedback for a in self._speech_actions() if a.t_first_feedback]
+        return min(times) if times else 0.0
+
+
+def heard_text(action: TrackedAction) -> str:
+    """What the visitor heard of one speech action: all of it when it succeeded, otherwise
+    the heard_text the speaker reported (in its result or last progress)."""
+    for raw in (action.result_json, action.last_progress_json):
+        try:
+            data = json.loads(raw) if raw else {}
+        except ValueError:
+            data = {}
+        if isinstance(data, dict) and "heard_text" in data:
+            return str(data["heard_text"])
+    return str(action.args.get("text", "")) if action.status == SUCCEEDED else ""
+
+
+def _outcome(action: TrackedAction) -> Dict[str, Any]:
+    out: Dict[str, Any] = {"status": action.status}
+    if action.result_json:
+        try:
+            out["result"] = json.loads(action.result_json)
+        except ValueError:
+            out["result"] = action.result_json
+    if action.error:
+        out["error"] = action.error
+    return out

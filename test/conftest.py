@@ -1,0 +1,12 @@
+import os
+import random
+import sys
+import pathlib
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "test"))
+
+# Keep DDS traffic of the test run on this host and away from any other ROS graph running here
+# (a `phanthy sim` an operator left open, a parallel CI job).
+os.environ.setdefault("ROS_DOMAIN_ID", str(random.Random(os.getpid()).randint(1, 100)))
+os.environ.setdefault("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST")

@@ -1,0 +1,91 @@
+"""Routing decisions of the inbox: backchannels, repeats, superseded transcripts, modes."""
+
+import dataclasses
+
+import pytest
+
+from phanthy_agent.core.events import Event, InterruptMode
+from phanthy_agent.core.inbox import Decision, Inbox, InboxConfig
+
+
+def transcript(text, duration_ms=1200, **kw):
+    return Event(source="speech", priority=10, text=text, kind="transcript",
+                 audio_duration_ms=duration_ms, **kw)
+
+
+def test_idle_events_start_a_turn_even_when_short():
+    assert Inbox().submit(transcript("yes", duration_ms=200), busy=False).decision is Decision.START
+
+
+@pytest.mark.parametrize("duration_ms,dropped", [(120, True), (499, True), (500, False), (800, False)])
+def test_backchannel_filter_reads_the_typed_audio_duration(duration_ms, dropped):
+    # Regression for the reference implementation, whose filter read a field nobody wrote
+    # (payload.duration_ms) and so never fired. Only Event.audio_duration_ms carries it.
+    routing = Inbox().submit(transcript("mm-hm", duration_ms=duration_ms), busy=True)
+    assert (routing.decision is Decision.DROP) == dropped
+    if dropped:
+        assert routing.reason.startswith("backchannel")
+    assert {f.name for f in dataclasses.fields(Event)} >= {"audio_duration_ms"}
+
+
+def test_backchannel_threshold_is_configurable():
+    inbox = Inbox(InboxConfig(barge_in_threshold_ms=250))
+    assert inbox.submit(transcript("okay", duration_ms=300), busy=True).decision is Decision.STEER
+
+
+def test_typed_text_has_no_duration_and_is_never_a_backchannel():
+    routing = Inbox().submit(transcript("ok", duration_ms=0, origin="console"), busy=True)
+    assert routing.decision is Decision.STEER
+
+
+def test_exact_repeats_of_in_flight_or_waiting_text_are_dropped():
+    inbox = Inbox()
+    assert inbox.submit(transcript("Take me to the shop!"), busy=True,
+                        in_flight_texts=["take me to the shop"]).decision is Decision.DROP
+    assert inbox.submit(transcript("where is the cafe"), busy=True).decision is Decision.STEER
+    assert inbox.submit(transcript("Where is the café?"), busy=True).decision is Decision.STEER
+    assert inbox.submit(transcript("where is the CAFÉ!"), busy=True).decision is Decision.DROP
+
+
+def test_a_newer_transcript_supersedes_an_older_one_still_waiting():
+    inbox = Inbox()
+    inbox.submit(transcript("where is the toilet"), busy=True)
+    routing = inbox.submit(transcript("hello? where are the toilets"), busy=True)
+    assert [e.text for e in routing.superseded] == ["where is the toilet"]
+    assert [e.text for e in inbox.take_steering()] == ["hello? where are the toilets"]
+
+
+def test_chat_messages_do_not_supersede_each_other():
+    inbox = Inbox()
+    inbox.submit(Event(source="chat", priority=5, text="one"), busy=True)
+    inbox.submit(Event(source="chat", priority=5, text="two"), busy=True)
+    assert [e.text for e in inbox.take_steering()] == ["one", "two"]
+
+
+def test_per_source_modes_and_priority_order_of_the_next_turn_queue():
+    inbox = Inbox(InboxConfig(default_mode=InterruptMode.QUEUE))
+    inbox.submit(Event(source="scheduler", priority=2, text="tour at 3"), busy=True)
+    inbox.submit(Event(source="alert", priority=9, text="battery low"), busy=True)
+    assert inbox.submit(Event(source="estop", priority=9, text="stop", interrupt_mode="interrupt"),
+                        busy=True).decision is Decision.INTERRUPT
+    assert [e.text for e in inbox.take_next_trigger()] == ["battery low"]
+    assert [e.text for e in inbox.take_next_trigger()] == ["tour at 3"]
+    assert inbox.take_next_trigger() == []
+
+
+def test_partials_and_empty_texts_never_trigger():
+    inbox = Inbox()
+    assert inbox.submit(transcript("take me", is_final=False), busy=False).decision is Decision.DROP
+    assert inbox.submit(transcript("   "), busy=False).decision is Decision.DROP
+
+
+def test_unknown_interrupt_mode_is_an_error_not_a_guess():
+    with pytest.raises(ValueError, match="unknown interrupt mode"):
+        Inbox().submit(Event(source="x", priority=1, text="hi", interrupt_mode="yell"), busy=True)
+
+
+def test_waiting_queues_are_bounded():
+    inbox = Inbox(InboxConfig(max_waiting=3))
+    for i in range(10):
+        inbox.submit(Event(source="chat", priority=1, text=f"m{i}"), busy=True)
+    assert [e.text for e in inbox.take_steering()] == ["m7", "m8", "m9"]
