@@ -1,16 +1,174 @@
-"""The `phanthy` command."""
+"""The `phanthy` command.
+
+  phanthy run --config FILE     every node with a section in FILE, in one process, headless
+  phanthy sim [--config FILE] [--brain NAME]
+                                the embedded default: whole graph, simulated drivers, console
+  phanthy node NAME [ROS ARGS]  one node (what `ros2 run phanthy NAME` runs)
+  phanthy nodes                 the node names
+"""
+
+from __future__ import annotations
 
 import argparse
+import importlib
+import logging
+import os
+import pathlib
 import sys
+import tempfile
+import threading
+from typing import Dict, List, Optional
+
+import yaml
 
 from . import __version__
+from .ros.params import resolve_config
+
+log = logging.getLogger("phanthy")
+
+# node name -> "module:factory"; factories take rclpy Node keyword arguments
+NODES: Dict[str, str] = {
+    "collector": "phanthy_agent.collector.node:CollectorNode",
+    "agent": "phanthy_agent.ros.agent_node:AgentNode",
+    "speaker": "phanthy_drivers.sim_speaker:SimSpeaker",
+    "base": "phanthy_drivers.sim_base:SimBase",
+    "face": "phanthy_drivers.sim_face:make_face",
+    "led": "phanthy_drivers.sim_face:make_led",
+    "peers": "phanthy_drivers.peers:PeersDriver",
+    "console": "phanthy_perception.console:ConsoleNode",
+}
+GLOBAL_SECTIONS = ("/**", "**")
+SIM_CONFIG = "sim.yaml"
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="phanthy")
+def node_factory(name: str):
+    module, attr = NODES[name].split(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def sections(config_path: pathlib.Path) -> List[str]:
+    """Node names with a section in a ROS 2 parameter file (keys may be /name or ns/name)."""
+    try:
+        data = yaml.safe_load(config_path.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as exc:
+        raise SystemExit(f"phanthy: cannot read config {config_path}: {exc}") from None
+    if not isinstance(data, dict):
+        raise SystemExit(f"phanthy: {config_path} is not a ROS 2 parameter file (a mapping of node names)")
+    names = []
+    for key in data:
+        if key in GLOBAL_SECTIONS:
+            continue
+        name = str(key).strip("/").split("/")[-1]
+        if name not in NODES:
+            raise SystemExit(f"phanthy: {config_path}: unknown node {key!r}; known: {', '.join(NODES)}")
+        names.append(name)
+    return names
+
+
+def _setup_logging(level: str) -> None:
+    logging.basicConfig(level=getattr(logging, level.upper(), logging.INFO),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s", datefmt="%H:%M:%S")
+
+
+def cmd_run(config: str, extra_params: Optional[str] = None) -> int:
+    from phanthy_drivers.runtime import run_nodes
+    path = resolve_config(config)
+    if path is None or not path.exists():
+        print(f"phanthy: config file not found: {config}", file=sys.stderr)
+        return 2
+    names = [n for n in sections(path) if n != "console"]
+    if not names:
+        print(f"phanthy: {path} has no node sections; nothing to run", file=sys.stderr)
+        return 2
+    ros_args = ["--ros-args", "--params-file", str(path)]
+    if extra_params:
+        ros_args += ["--params-file", extra_params]
+    log.info("starting %s from %s", ", ".join(names), path)
+    return run_nodes(lambda: [node_factory(n)() for n in names], ros_args)
+
+
+def cmd_sim(config: Optional[str], brain: Optional[str]) -> int:
+    from phanthy_drivers.runtime import run_nodes
+    from phanthy_perception.console import ConsoleNode, run_console
+    path = resolve_config(config or SIM_CONFIG)
+    if path is None or not path.exists():
+        print(f"phanthy: config file not found: {config or SIM_CONFIG}", file=sys.stderr)
+        return 2
+    ros_args = ["--ros-args", "--params-file", str(path)]
+    overlay = None
+    if brain:
+        overlay = tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False)
+        yaml.safe_dump({"agent": {"ros__parameters": {"agent": {"brain": brain}}}}, overlay)
+        overlay.close()
+        ros_args += ["--params-file", overlay.name]
+    names = [n for n in sections(path) if n != "console"]
+    console: List[ConsoleNode] = []
+
+    def make_nodes():
+        nodes = [node_factory(n)() for n in names]
+        console.append(ConsoleNode())
+        return nodes + console
+
+    def foreground(stop: threading.Event) -> None:
+        node = console[0]
+        ready = lambda: node.count_subscribers("voice/transcript") > 0 and node.state != ""  # noqa: E731
+        run_console(node, stop, ready=ready)
+
+    try:
+        return run_nodes(make_nodes, ros_args, foreground=foreground)
+    finally:
+        if overlay is not None:
+            os.unlink(overlay.name)
+
+
+def cmd_node(name: str, ros_args: List[str]) -> int:
+    from phanthy_drivers.runtime import run_nodes
+    if name not in NODES or name == "console":
+        print(f"phanthy: unknown node {name!r}; known: {', '.join(n for n in NODES if n != 'console')}",
+              file=sys.stderr)
+        return 2
+    return run_nodes(lambda: [node_factory(name)()], ros_args)
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    ros_args: List[str] = []
+    if "--ros-args" in argv:  # everything after --ros-args belongs to ROS
+        index = argv.index("--ros-args")
+        argv, ros_args = argv[:index], argv[index:]
+    parser = argparse.ArgumentParser(prog="phanthy", description="phanthy robot dialogue stack")
     parser.add_argument("--version", action="version", version=f"phanthy {__version__}")
-    parser.parse_args(argv)
+    parser.add_argument("--log-level", default=os.environ.get("PHANTHY_LOG_LEVEL", "info"))
+    sub = parser.add_subparsers(dest="command")
+    run = sub.add_parser("run", help="run the nodes configured in a parameter file, headless")
+    run.add_argument("--config", required=True, help="ROS 2 parameter file (YAML)")
+    sim = sub.add_parser("sim", help="simulated museum robot with a terminal console")
+    sim.add_argument("--config", help=f"parameter file (default: config/{SIM_CONFIG})")
+    sim.add_argument("--brain", choices=["openai", "offline", "scripted"], help="override agent.brain")
+    node = sub.add_parser("node", help="run one node (as `ros2 run phanthy NAME`)")
+    node.add_argument("name")
+    sub.add_parser("nodes", help="list the node names")
+    args = parser.parse_args(argv)
+    _setup_logging(args.log_level if args.command != "sim" else os.environ.get("PHANTHY_LOG_LEVEL", "warning"))
+    if args.command == "run":
+        return cmd_run(args.config)
+    if args.command == "sim":
+        return cmd_sim(args.config, args.brain)
+    if args.command == "node":
+        return cmd_node(args.name, ros_args)
+    if args.command == "nodes":
+        print("\n".join(n for n in NODES if n != "console"))
+        return 0
+    parser.print_help()
     return 0
+
+
+def node_main(name: str) -> None:
+    """Entry point of the `ros2 run phanthy <name>` executables."""
+    argv = sys.argv[1:]
+    ros_args = argv[argv.index("--ros-args"):] if "--ros-args" in argv else []
+    _setup_logging(os.environ.get("PHANTHY_LOG_LEVEL", "info"))
+    sys.exit(cmd_node(name, ros_args))
 
 
 if __name__ == "__main__":

@@ -10,3 +10,15 @@ sys.path.insert(0, str(ROOT / "test"))
 # (a `phanthy sim` an operator left open, a parallel CI job).
 os.environ.setdefault("ROS_DOMAIN_ID", str(random.Random(os.getpid()).randint(1, 100)))
 os.environ.setdefault("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST")
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def ros():
+    """rclpy initialised once for the session (tests create and destroy their own nodes)."""
+    import rclpy
+    rclpy.init()
+    yield rclpy
+    rclpy.shutdown()

@@ -1,0 +1,189 @@
+"""The `agent` node: translates ROS messages to and from the agent core. No mechanism here.
+
+In:  phanthy/events (Event, from the collector), phanthy/tools (ToolManifest),
+     phanthy/robot_status (RobotStatus), /phanthy/peers (PeerAnnounce).
+Out: phanthy/agent_state (AgentState), phanthy/turns (TurnRecord), phanthy/agent_events
+     (AgentEvent), and Tool goals to the drivers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import pathlib
+import threading
+
+from rclpy.node import Node
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+
+from phanthy.msg import (AgentEvent, AgentState, Event as EventMsg, PeerAnnounce, RobotStatus,
+                         ToolManifest, TurnRecord)
+
+from ..brains.factory import BrainSettings, make_brain
+from ..core.agent import AgentConfig, AgentCore
+from ..core.context import DEFAULT_IDENTITY, ContextBuilder
+from ..core.events import InterruptMode
+from ..core.peers import PeerDirectory
+from ..core.tools import INTERRUPT_HOOKS
+from . import convert
+from .params import Params, resolve_config
+from .tool_client import RosToolExecutor
+
+log = logging.getLogger(__name__)
+
+RELIABLE = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE)
+LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                     durability=DurabilityPolicy.TRANSIENT_LOCAL)
+MANIFESTS = QoSProfile(depth=16, reliability=ReliabilityPolicy.RELIABLE,
+                       durability=DurabilityPolicy.TRANSIENT_LOCAL)
+
+
+def _read(path: str, what: str) -> str:
+    resolved = resolve_config(path)
+    if resolved is None:
+        return ""
+    try:
+        return resolved.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ValueError(f"cannot read {what} {path!r}: {exc}") from None
+
+
+class AgentNode(Node):
+    def __init__(self, **kwargs):
+        super().__init__("agent", automatically_declare_parameters_from_overrides=True, **kwargs)
+        p = self.params = Params(self)
+        config = AgentConfig(
+            interrupt_mode=InterruptMode.parse(p.get("agent.interrupt_mode", "steer",
+                                                     "steer | interrupt | queue"), InterruptMode.STEER),
+            barge_in_threshold_ms=p.get("agent.barge_in_threshold_ms", 500,
+                                        "final transcripts shorter than this are backchannels while busy"),
+            max_steps=p.get("agent.max_steps", 8, "model steps per turn"),
+            turn_timeout_s=p.get("agent.turn_timeout_s", 300.0, "hard limit of one turn"),
+            speak_tool=p.get("agent.speak_tool", "speak", "the tool that says reply text"),
+            interrupt_hooks=tuple(p.get("agent.interrupt_hooks", list(INTERRUPT_HOOKS),
+                                        "hooks fired (with on_interrupt_all) on every interrupt")),
+            report_failures=p.get("agent.report_failures", True,
+                                  "a failed action gives the model one more step to react"),
+            cancel_confirm_timeout_s=p.get("agent.cancel_confirm_timeout_s", 2.0,
+                                           "wait this long for drivers to confirm a cancel"),
+            session=p.get("agent.session", "main", "conversation session name"),
+            history_turns=p.get("agent.history_turns", 12, "turns kept in history"),
+            history_chars=p.get("agent.history_chars", 24000, "history size bound"))
+        identity = p.get("agent.identity", "", "system prompt text (overrides identity_file)")
+        identity_file = p.get("agent.identity_file", "", "file with the system prompt")
+        environment_file = p.get("agent.environment_file", "museum.md", "static environment description")
+        settings = BrainSettings(
+            brain=p.get("agent.brain", "offline", "openai | offline | scripted"),
+            fallback=p.get("agent.fallback_brain", "offline", "brain used when openai is unreachable ('' = none)"),
+            speak_tool=config.speak_tool,
+            base_url=p.get("llm.base_url", "http://127.0.0.1:8080/v1", "OpenAI-compatible endpoint"),
+            model=p.get("llm.model", "default", "model name"),
+            api_key_env=p.get("llm.api_key_env", "OPENAI_API_KEY", "environment variable holding the key"),
+            timeout_s=p.get("llm.timeout_s", 20.0, "per-request timeout"),
+            temperature=p.get("llm.temperature", 0.3, "sampling temperature"),
+            max_retries=p.get("llm.max_retries", 2, "retries on connection errors and 5xx"),
+            intents_file=str(resolve_config(p.get("offline.intents_file", "offline_intents.yaml", "intent rules"))),
+            faq_file=str(resolve_config(p.get("offline.faq_file", "faq.yaml", "FAQ entries"))),
+            scripted_file=str(resolve_config(p.get("scripted.file", "", "replies for agent.brain=scripted")) or ""),
+            scripted_record=p.get("scripted.record", "", "append each scripted request here (JSON lines)"))
+        hook_timeout = p.get("tools.hook_timeout_s", 1.0, "bound on each hook goal")
+        server_wait = p.get("tools.server_wait_s", 2.0, "how long to wait for a driver's action server")
+        accept_timeout = p.get("tools.accept_timeout_s", 5.0, "how long a driver may take to accept a goal")
+        self.self_id = p.get("peers.self_id", "", "this robot's peer id (its own announcements are ignored)")
+        p.warn_unknown()
+
+        context = ContextBuilder(
+            identity=identity or (_read(identity_file, "agent.identity_file") if identity_file else DEFAULT_IDENTITY),
+            environment=_read(environment_file, "agent.environment_file") if environment_file else "")
+        brain = make_brain(settings)
+
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="agent-core", daemon=True)
+        self.executor_bridge = RosToolExecutor(self, self._loop, server_wait, accept_timeout, hook_timeout)
+        clock = lambda: self.get_clock().now().nanoseconds * 1e-9  # noqa: E731
+        self.core = AgentCore(brain, self.executor_bridge, clock, config, context, sink=self, wall_clock=clock)
+        self.peers = PeerDirectory(clock, self.self_id)
+
+        self._state_pub = self.create_publisher(AgentState, "phanthy/agent_state", LATCHED)
+        self._turn_pub = self.create_publisher(TurnRecord, "phanthy/turns", RELIABLE)
+        self._event_pub = self.create_publisher(AgentEvent, "phanthy/agent_events", RELIABLE)
+        self.create_subscription(EventMsg, "phanthy/events", self._on_event, RELIABLE)
+        self.create_subscription(ToolManifest, "phanthy/tools", self._on_manifest, MANIFESTS)
+        self.create_subscription(RobotStatus, "phanthy/robot_status", self._on_robot_status, LATCHED)
+        self.create_subscription(PeerAnnounce, "/phanthy/peers", self._on_peer, RELIABLE)
+        self.create_timer(1.0, self._expire_peers)
+
+        self._thread.start()
+        self._run = asyncio.run_coroutine_threadsafe(self.core.run(), self._loop)
+        self.get_logger().info(f"agent ready: brain={settings.brain} interrupt_mode={config.interrupt_mode.value}")
+
+    # --- in --------------------------------------------------------------------------------
+    def _on_event(self, msg: EventMsg) -> None:
+        event = convert.event_from_msg(msg)
+        self._loop.call_soon_threadsafe(self.core.submit, event)
+
+    def _on_manifest(self, msg: ToolManifest) -> None:
+        self._loop.call_soon_threadsafe(self.core.update_manifest, msg.driver, msg.tools_json)
+
+    def _on_robot_status(self, msg: RobotStatus) -> None:
+        lines = tuple(convert.clean_text(line)[:200] for line in msg.lines[:32])
+        self._loop.call_soon_threadsafe(setattr, self.core, "robot_status", lines)
+
+    def _on_peer(self, msg: PeerAnnounce) -> None:
+        if self.peers.announce(msg.peer_id, msg.description, msg.ttl_s):
+            log.info("peer %s appeared", msg.peer_id)
+        self._publish_peers()
+
+    def _expire_peers(self) -> None:
+        for peer_id in self.peers.expire():
+            log.info("peer %s is gone", peer_id)
+        self._publish_peers()
+
+    def _publish_peers(self) -> None:
+        self._loop.call_soon_threadsafe(setattr, self.core, "peers", tuple(self.peers.peers()))
+
+    # --- out (AgentSink; called on the core's loop) -----------------------------------------
+    def _now(self) -> float:
+        return self.get_clock().now().nanoseconds * 1e-9
+
+    def state(self, status) -> None:
+        self._state_pub.publish(convert.status_to_msg(status, self._now()))
+
+    def turn(self, result) -> None:
+        self._turn_pub.publish(convert.turn_to_msg(result, self._now()))
+        log.info("turn %s %s in %.2f s: %r", result.turn_id, result.end_reason,
+                 result.t_end - result.t_trigger, result.reply[:80])
+
+    def event(self, kind, turn_id, tool, action_id, status, text) -> None:
+        self._event_pub.publish(convert.agent_event_to_msg(self._now(), kind, turn_id, tool,
+                                                           action_id, status, text))
+
+    # --- lifecycle -------------------------------------------------------------------------
+    def call_in_core(self, fn, *args, timeout: float = 5.0):
+        """Run fn(*args) on the core's loop and return its result (for tests and tools)."""
+        future: concurrent.futures.Future = concurrent.futures.Future()
+
+        def run() -> None:
+            try:
+                future.set_result(fn(*args))
+            except Exception as exc:
+                future.set_exception(exc)
+        self._loop.call_soon_threadsafe(run)
+        return future.result(timeout)
+
+    def close(self) -> None:
+        """Stop the core: the running turn is cancelled (hooks fire, actions are cancelled)."""
+        if not self._loop.is_running():
+            return
+        self._loop.call_soon_threadsafe(self.core.stop)
+        try:
+            self._run.result(timeout=self.core.config.cancel_confirm_timeout_s + 2.0)
+        except Exception:
+            log.debug("agent core did not stop cleanly", exc_info=True)
+        try:
+            asyncio.run_coroutine_threadsafe(self.core.brain.close(), self._loop).result(timeout=2.0)
+        except Exception:
+            log.debug("brain close failed", exc_info=True)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=2.0)

@@ -1,0 +1,122 @@
+"""Translate between phanthy messages and the pure cores' types. Nothing else."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Dict
+
+from builtin_interfaces.msg import Time
+from std_msgs.msg import Header
+
+from phanthy.msg import AgentEvent, AgentState, Event as EventMsg, TurnRecord
+
+from ..core.agent import AgentStatus
+from ..core.events import Event, EventKind
+from ..core.turn import TurnResult
+
+MAX_TEXT_CHARS = 8000  # longer texts are cut (and the cut logged by the caller)
+MAX_ARRAY_ITEMS = 32  # sensor arrays (point clouds, scans) are summarized, not copied
+
+
+def to_time(seconds: float) -> Time:
+    if not math.isfinite(seconds) or seconds < 0:
+        seconds = 0.0
+    sec = int(seconds)
+    return Time(sec=sec, nanosec=int(round((seconds - sec) * 1e9)) % 1_000_000_000)
+
+
+def from_time(stamp: Time) -> float:
+    return stamp.sec + stamp.nanosec * 1e-9
+
+
+def header(seconds: float, frame_id: str = "") -> Header:
+    return Header(stamp=to_time(seconds), frame_id=frame_id)
+
+
+def clean_text(text: str) -> str:
+    """rclpy decodes strings as UTF-8 with replacement; also bound the length and drop NULs."""
+    return text.replace("\x00", "")[:MAX_TEXT_CHARS]
+
+
+def event_from_msg(msg: EventMsg) -> Event:
+    return Event(source=msg.source, priority=int(msg.priority), text=clean_text(msg.text),
+                 kind=msg.kind or EventKind.TEXT.value, stamp=from_time(msg.header.stamp),
+                 interrupt_mode=msg.interrupt_mode, session=msg.session, is_final=msg.is_final,
+                 audio_duration_ms=int(msg.audio_duration_ms), confidence=float(msg.confidence),
+                 speaker_id=msg.speaker_id, language=msg.language, origin=msg.origin)
+
+
+def event_to_msg(event: Event) -> EventMsg:
+    return EventMsg(header=header(event.stamp), source=event.source,
+                    priority=max(0, min(255, int(event.priority))),
+                    interrupt_mode=event.interrupt_mode, kind=event.kind, text=event.text,
+                    session=event.session, is_final=event.is_final,
+                    audio_duration_ms=max(0, int(event.audio_duration_ms)),
+                    confidence=float(event.confidence), speaker_id=event.speaker_id,
+                    language=event.language, origin=event.origin)
+
+
+def transcript_to_event(msg, source: str, priority: int, stamp: float) -> Event:
+    """A phanthy/msg/Transcript as the collector forwards it: every field typed."""
+    return Event(source=source, priority=priority, text=clean_text(msg.text),
+                 kind=EventKind.TRANSCRIPT.value,
+                 stamp=from_time(msg.header.stamp) or stamp, is_final=msg.is_final,
+                 audio_duration_ms=int(msg.audio_duration_ms), confidence=float(msg.confidence),
+                 speaker_id=msg.speaker_id, language=msg.language, origin=msg.source)
+
+
+def status_to_msg(status: AgentStatus, now: float) -> AgentState:
+    return AgentState(header=header(now), state=status.state, voice_state=status.voice_state,
+                      session=status.session, outstanding_actions=status.outstanding_actions,
+                      brain=status.brain)
+
+
+def turn_to_msg(result: TurnResult, now: float) -> TurnRecord:
+    return TurnRecord(
+        header=header(now), session=result.session, trigger_source=result.trigger_source,
+        inputs=list(result.inputs), tool_calls_json=json.dumps(result.tool_calls, default=str),
+        reply=result.reply, end_reason=result.end_reason, dialogue_state=result.dialogue_state,
+        t_trigger=result.t_trigger, t_first_token=result.t_first_token,
+        t_first_audio=result.t_first_audio, t_end=result.t_end, turn_id=result.turn_id,
+        brain=",".join(result.brains), steps=result.steps, error=result.error)
+
+
+def agent_event_to_msg(now: float, kind: str, turn_id: str, tool: str, action_id: str,
+                       status: str, text: str) -> AgentEvent:
+    return AgentEvent(header=header(now), turn_id=turn_id, kind=kind, tool=tool,
+                      action_id=action_id, status=status, text=text)
+
+
+def message_to_dict(msg: Any, depth: int = 0) -> Any:
+    """Any ROS message as plain data (for sensor readings: summarizer and query_events)."""
+    if depth > 8:
+        return "..."
+    if hasattr(msg, "get_fields_and_field_types"):
+        return {name: message_to_dict(getattr(msg, name), depth + 1)
+                for name in msg.get_fields_and_field_types()}
+    if isinstance(msg, (bytes, bytearray)):
+        return {"bytes": len(msg)}
+    if isinstance(msg, (list, tuple)) or type(msg).__name__ in ("array", "ndarray"):
+        items = list(msg)
+        out = [message_to_dict(x, depth + 1) for x in items[:MAX_ARRAY_ITEMS]]
+        if len(items) > MAX_ARRAY_ITEMS:
+            out.append(f"... {len(items) - MAX_ARRAY_ITEMS} more")
+        return out
+    if isinstance(msg, float) and not math.isfinite(msg):
+        return str(msg)
+    if hasattr(msg, "item"):  # numpy scalars
+        return msg.item()
+    return msg
+
+
+def stamp_of(msg: Any, fallback: float) -> float:
+    head = getattr(msg, "header", None)
+    stamp = getattr(head, "stamp", None)
+    value = from_time(stamp) if stamp is not None else 0.0
+    return value or fallback
+
+
+def event_as_dict(event: Event) -> Dict[str, Any]:
+    return {"source": event.source, "priority": event.priority, "kind": event.kind,
+            "text": event.text, "stamp": event.stamp}

@@ -1,0 +1,96 @@
+"""Parameters the nav2 way: declared up front with defaults and descriptions, read with the
+default's type (a YAML `20` for a float parameter is fine), unknown keys reported."""
+
+from __future__ import annotations
+
+import logging
+import os
+import pathlib
+from typing import Any, Dict, Iterable, Optional, Set
+
+from rcl_interfaces.msg import ParameterDescriptor
+from rclpy.node import Node
+
+REPO_CONFIG = pathlib.Path(__file__).resolve().parents[2] / "config"
+
+
+class Params:
+    """Wraps a node created with automatically_declare_parameters_from_overrides=True."""
+
+    def __init__(self, node: Node):
+        self.node = node
+        self.declared: Set[str] = set()
+        self.prefixes: Set[str] = set()
+
+    def get(self, name: str, default: Any, description: str = "") -> Any:
+        self.declared.add(name)
+        if not self.node.has_parameter(name):
+            self.node.declare_parameter(name, default, ParameterDescriptor(description=description))
+        value = self.node.get_parameter(name).value
+        return _coerce(name, value, default)
+
+    def nested(self, prefix: str) -> Dict[str, Any]:
+        """Parameters under `prefix.` as nested dicts: sources.battery.topic -> {battery: {topic}}."""
+        self.prefixes.add(prefix)
+        out: Dict[str, Any] = {}
+        for name, param in self.node.get_parameters_by_prefix(prefix).items():
+            cursor = out
+            parts = name.split(".")
+            for part in parts[:-1]:
+                cursor = cursor.setdefault(part, {})
+            cursor[parts[-1]] = param.value
+        return out
+
+    def unknown(self) -> list:
+        names = [n for n in self.node._parameters if n != "use_sim_time"]  # noqa: SLF001
+        return sorted(n for n in names if n not in self.declared
+                      and not any(n.startswith(p + ".") for p in self.prefixes))
+
+    def warn_unknown(self) -> None:
+        for name in self.unknown():
+            self.node.get_logger().warning(f"unknown parameter {name!r} ignored (typo?)")
+
+
+def _coerce(name: str, value: Any, default: Any) -> Any:
+    if default is None or value is None:
+        return value
+    try:
+        if isinstance(default, bool):
+            return value if isinstance(value, bool) else str(value).lower() in ("1", "true", "yes")
+        if isinstance(default, float):
+            return float(value)
+        if isinstance(default, int):
+            return int(value)
+        if isinstance(default, str):
+            return str(value)
+        if isinstance(default, (list, tuple)):
+            return list(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"parameter {name!r}: {value!r} is not a {type(default).__name__}") from None
+    return value
+
+
+def config_dirs() -> Iterable[pathlib.Path]:
+    env = os.environ.get("PHANTHY_CONFIG_DIR")
+    if env:
+        yield pathlib.Path(env)
+    yield REPO_CONFIG
+    try:
+        from ament_index_python.packages import get_package_share_directory
+        yield pathlib.Path(get_package_share_directory("phanthy")) / "config"
+    except Exception:
+        return
+
+
+def resolve_config(path: str) -> Optional[pathlib.Path]:
+    """An absolute path, a path relative to the working directory, or a file name in the
+    package's config/ directory (the repository's, else the installed share/phanthy/config)."""
+    if not path:
+        return None
+    candidate = pathlib.Path(path).expanduser()
+    if candidate.is_absolute() or candidate.exists():
+        return candidate
+    for directory in config_dirs():
+        if (directory / path).exists():
+            return directory / path
+    return candidate

@@ -1,0 +1,74 @@
+"""Peers: other robots on the LAN, reached through two fixed tools taking a peer id.
+
+Announces this robot on /phanthy/peers, keeps a directory of the others, serves
+`list_peers` and `send_to_peer`, and turns messages addressed to this robot into events on
+phanthy/inbox (a priority source of the collector)."""
+
+from __future__ import annotations
+
+import socket
+
+from builtin_interfaces.msg import Time  # noqa: F401  (message dependency of the headers)
+from rclpy.qos import QoSProfile, ReliabilityPolicy
+
+from phanthy.msg import Event as EventMsg, PeerAnnounce, PeerMessage
+from phanthy_agent.core.peers import PeerDirectory
+from phanthy_agent.ros.params import Params
+
+from .sdk import DriverNode, ToolCall, ToolFailed
+from .util import stamp_now
+
+FLEET_QOS = QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE)
+MAX_MESSAGE_CHARS = 2000
+
+
+class PeersDriver(DriverNode):
+    def __init__(self, **kwargs):
+        super().__init__("peers", automatically_declare_parameters_from_overrides=True, **kwargs)
+        p = Params(self)
+        self.peer_id = p.get("peer_id", socket.gethostname(), "this robot's id in the fleet")
+        self.description = p.get("description", "phanthy robot", "what this robot is, for the others")
+        period = p.get("announce_period_s", 2.0, "how often to announce this robot")
+        self.ttl_s = p.get("ttl_s", 6.0, "peers silent for this long are forgotten")
+        p.warn_unknown()
+        self.directory = PeerDirectory(lambda: self.get_clock().now().nanoseconds * 1e-9, self.peer_id)
+        self._announce_pub = self.create_publisher(PeerAnnounce, "/phanthy/peers", FLEET_QOS)
+        self._message_pub = self.create_publisher(PeerMessage, "/phanthy/peer_messages", FLEET_QOS)
+        self._inbox = self.create_publisher(EventMsg, "phanthy/inbox", FLEET_QOS)
+        self.create_subscription(PeerAnnounce, "/phanthy/peers", self._on_announce, FLEET_QOS)
+        self.create_subscription(PeerMessage, "/phanthy/peer_messages", self._on_message, FLEET_QOS)
+        self.create_timer(period, self._announce)
+        self.add_tool(self.list_peers, "List the other robots you can message.")
+        self.add_tool(self.send_to_peer, "Send a short text message to another robot.",
+                      {"type": "object",
+                       "properties": {"peer_id": {"type": "string"},
+                                      "text": {"type": "string", "minLength": 1,
+                                               "maxLength": MAX_MESSAGE_CHARS}},
+                       "required": ["peer_id", "text"]})
+
+    def _announce(self) -> None:
+        self._announce_pub.publish(PeerAnnounce(header=stamp_now(self), peer_id=self.peer_id,
+                                                description=self.description, ttl_s=float(self.ttl_s)))
+
+    def _on_announce(self, msg: PeerAnnounce) -> None:
+        if self.directory.announce(msg.peer_id, msg.description, msg.ttl_s):
+            self.get_logger().info(f"peer {msg.peer_id} appeared")
+
+    def _on_message(self, msg: PeerMessage) -> None:
+        if msg.to_peer != self.peer_id:
+            return
+        text = msg.text.replace("\x00", "")[:MAX_MESSAGE_CHARS]
+        self._inbox.publish(EventMsg(header=stamp_now(self), source="peer", priority=5, kind="text",
+                                     text=f"[message from robot {msg.from_peer}] {text}"))
+
+    def list_peers(self, call: ToolCall) -> dict:
+        return {"peers": [{"peer_id": pid, "description": desc} for pid, desc in self.directory.peers()]}
+
+    def send_to_peer(self, call: ToolCall) -> dict:
+        peer_id = call.args["peer_id"]
+        if peer_id not in self.directory:
+            raise ToolFailed(f"no peer {peer_id!r} online; known: "
+                             + (", ".join(pid for pid, _ in self.directory.peers()) or "none"))
+        self._message_pub.publish(PeerMessage(header=stamp_now(self), from_peer=self.peer_id,
+                                              to_peer=peer_id, text=call.args["text"]))
+        return {"sent": True}

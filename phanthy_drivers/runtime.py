@@ -1,0 +1,89 @@
+"""Run ROS 2 nodes in one process until SIGINT/SIGTERM, then shut down cleanly (exit 0).
+
+Used by `phanthy run`, `phanthy sim`, `phanthy node <name>` and the `ros2 run phanthy <node>`
+executables. Driver authors can use it for their own drivers:
+
+    from phanthy_drivers.runtime import run_nodes
+    sys.exit(run_nodes(lambda: [MyDriver()]))
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+from typing import Callable, List, Optional, Sequence
+
+import rclpy
+from rclpy.executors import MultiThreadedExecutor
+from rclpy.node import Node
+from rclpy.signals import SignalHandlerOptions
+
+log = logging.getLogger(__name__)
+
+
+class NodeGroup:
+    """Nodes spinning on one multi-threaded executor in a background thread."""
+
+    def __init__(self, nodes: Sequence[Node], threads: int = 6):
+        self.nodes = list(nodes)
+        self.executor = MultiThreadedExecutor(num_threads=threads)
+        for node in self.nodes:
+            self.executor.add_node(node)
+        self._thread = threading.Thread(target=self._spin, name="ros-executor", daemon=True)
+
+    def start(self) -> "NodeGroup":
+        self._thread.start()
+        return self
+
+    def _spin(self) -> None:
+        try:
+            self.executor.spin()
+        except Exception:  # shutdown races end up here; the process keeps its exit code
+            log.debug("executor stopped", exc_info=True)
+
+    def stop(self) -> None:
+        for node in self.nodes:
+            close = getattr(node, "close", None)
+            if close is not None:
+                try:
+                    close()
+                except Exception:
+                    log.exception("closing node %s failed", node.get_name())
+        self.executor.shutdown(timeout_sec=3.0)
+        self._thread.join(timeout=3.0)
+        for node in self.nodes:
+            try:
+                node.destroy_node()
+            except Exception:
+                log.debug("destroy_node %s failed", node.get_name(), exc_info=True)
+
+
+def run_nodes(make_nodes: Callable[[], List[Node]], ros_args: Optional[List[str]] = None,
+              stop: Optional[threading.Event] = None,
+              foreground: Optional[Callable[[threading.Event], None]] = None) -> int:
+    """Init rclpy, build the nodes, spin until a signal (or `stop`), shut down. Returns the
+    exit code. `foreground(stop)` runs on the main thread instead of waiting (the console)."""
+    stop = stop or threading.Event()
+    rclpy.init(args=["phanthy"] + list(ros_args or []), signal_handler_options=SignalHandlerOptions.NO)
+    previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT, signal.SIGTERM)}
+    group = None
+    try:
+        try:
+            group = NodeGroup(make_nodes()).start()
+        except Exception as exc:
+            log.error("could not start: %s", exc, exc_info=log.isEnabledFor(logging.DEBUG))
+            return 1
+        if foreground is not None:
+            foreground(stop)
+        while not stop.wait(0.2):
+            pass
+        log.info("shutting down")
+        return 0
+    finally:
+        if group is not None:
+            group.stop()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        if rclpy.ok():
+            rclpy.shutdown()

@@ -1,0 +1,75 @@
+"""Simulated speaker: `speak` plays for a time proportional to the text, word by word, and
+reports truthfully (an interrupted speech is `cancelled`, with what was heard). `stop` (hidden)
+is bound to on_interrupt_speak. Publishes speaker/playback on every change."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from typing import List
+
+from phanthy.msg import Playback
+
+from phanthy_agent.ros.params import Params
+
+from .sdk import DriverNode, ToolCall
+from .util import stamp_now
+
+SPEAK_PARAMETERS = {"type": "object",
+                    "properties": {"text": {"type": "string", "minLength": 1, "maxLength": 4000,
+                                            "description": "What to say, in plain words."}},
+                    "required": ["text"]}
+
+
+class SimSpeaker(DriverNode):
+    def __init__(self, **kwargs):
+        super().__init__("speaker", automatically_declare_parameters_from_overrides=True, **kwargs)
+        p = self.params = Params(self)
+        self.ms_per_char = p.get("sim.ms_per_char", 55.0, "simulated speaking rate")
+        self.min_word_ms = p.get("sim.min_word_ms", 120.0, "shortest simulated word")
+        p.get("output", "none", "device | wav | none (the simulated speaker makes no sound)")
+        p.get("engine", "sim", "sim (no audio) | piper (the voice issue)")
+        p.warn_unknown()
+        self._playback = self.create_publisher(Playback, "speaker/playback", 10)
+        self._one_at_a_time = threading.Lock()
+        self.add_tool(self.speak, "Say something aloud to the visitor.", SPEAK_PARAMETERS,
+                      acting=True, timeout_s=120.0, hooks={"on_interrupt_speak": "stop"})
+        self.add_tool(self.stop, "Stop speaking now.", hidden=True)
+        self._publish("idle", "", "", 0, "")
+
+    def word_durations(self, words: List[str]) -> List[float]:
+        return [max(self.min_word_ms, (len(w) + 1) * self.ms_per_char) / 1000.0 for w in words]
+
+    def speak(self, call: ToolCall) -> dict:
+        text = call.args["text"].strip()
+        words = text.split()
+        while not self._one_at_a_time.acquire(timeout=0.05):
+            if call.cancelled:
+                return {"heard_text": "", "position_ms": 0}
+        try:
+            heard: List[str] = []
+            position = 0.0
+            self._publish("playing", call.goal_id, text, 0, "")
+            call.feedback({"state": "playing", "position_ms": 0, "heard_text": ""})
+            for word, duration in zip(words, self.word_durations(words)):
+                if not call.wait(duration):
+                    break
+                heard.append(word)
+                position += duration
+                self._publish("playing", call.goal_id, text, int(position * 1000), " ".join(heard))
+                call.feedback({"state": "playing", "position_ms": int(position * 1000),
+                               "heard_text": " ".join(heard)})
+            state = "stopped" if call.cancelled else "idle"
+            self._publish(state, call.goal_id, text, int(position * 1000), " ".join(heard))
+            return {"heard_text": " ".join(heard), "position_ms": int(position * 1000),
+                    "complete": len(heard) == len(words)}
+        finally:
+            self._one_at_a_time.release()
+
+    def stop(self, call: ToolCall) -> dict:
+        return {"stopped": self.cancel_running("speak")}
+
+    def _publish(self, state: str, utterance_id: str, text: str, position_ms: int, heard: str) -> None:
+        self._playback.publish(Playback(header=stamp_now(self), state=state, utterance_id=utterance_id,
+                                        text=text, position_ms=position_ms, heard_text=heard))

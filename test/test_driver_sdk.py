@@ -1,0 +1,161 @@
+"""Driver SDK and the agent's ROS tool executor, over real DDS: manifests, goals, feedback,
+truthful cancels, bad input, dead drivers, hooks."""
+
+import json
+import threading
+import time
+import uuid
+
+import pytest
+from rclpy.node import Node
+
+from phanthy.msg import ToolManifest
+from phanthy_agent.core.tools import HookTarget, ToolRegistry
+from phanthy_agent.ros.tool_client import RosToolExecutor
+from phanthy_drivers.sdk import MANIFEST_QOS, DriverNode, ToolCall, ToolFailed
+from support.ros_harness import Collect, LoopThread, spin, wait_for
+
+pytestmark = pytest.mark.ros
+
+
+class Gripper(DriverNode):
+    """The README's example driver, more or less."""
+
+    def __init__(self, name):
+        super().__init__(name)
+        self.released = threading.Event()
+        self.add_tool(self.grip, "Close the gripper.",
+                      {"type": "object", "properties": {"force": {"type": "number", "minimum": 0, "maximum": 40}},
+                       "required": ["force"]},
+                      acting=True, timeout_s=10, hooks={"on_interrupt_motion": "release"})
+        self.add_tool(self.release, hidden=True)
+        self.add_tool(self.explode, "Raise an exception.")
+        self.add_tool(self.jam, "Fail on purpose.")
+
+    def grip(self, call: ToolCall) -> dict:
+        for step in range(40):
+            call.feedback({"step": step})
+            if not call.wait(0.05):
+                return {"closed_to": step}
+        return {"closed_to": 40}
+
+    def release(self, call: ToolCall) -> dict:
+        self.released.set()
+        return {"released": self.cancel_running("grip")}
+
+    def explode(self, call: ToolCall) -> dict:
+        raise RuntimeError("boom")
+
+    def jam(self, call: ToolCall) -> dict:
+        raise ToolFailed("jammed")
+
+
+@pytest.fixture
+def rig(ros):
+    name = f"gripper_{uuid.uuid4().hex[:6]}"
+    driver = Gripper(name)
+    client = Node(f"agent_side_{uuid.uuid4().hex[:6]}")
+    manifests = Collect(client, ToolManifest, "phanthy/tools", MANIFEST_QOS)
+    loop = LoopThread()
+    done, feedback = [], []
+    executor = RosToolExecutor(client, loop.loop, server_wait_s=5.0, hook_timeout_s=1.0)
+    executor.bind(lambda *a: done.append(a), lambda *a: feedback.append(a))
+    group = spin(driver, client)
+    yield name, driver, executor, loop, manifests, done, feedback
+    group.stop()
+    loop.stop()
+
+
+def outcome(done, action_id, timeout=20.0):
+    wait_for(lambda: any(d[0] == action_id for d in done), timeout, f"result of {action_id}")
+    return next(d for d in done if d[0] == action_id)
+
+
+def test_manifest_is_published_and_parses(rig):
+    name, _, _, _, manifests, _, _ = rig
+    msgs = manifests.wait(lambda ms: any(m.driver == name for m in ms), what="manifest")
+    registry = ToolRegistry()
+    assert registry.update_manifest(name, next(m for m in msgs if m.driver == name).tools_json) == []
+    grip = registry.resolve("grip")
+    assert grip.decl.acting and grip.decl.timeout_s == 10
+    assert registry.resolve("release") is None, "hidden tools are not shown to the model"
+    assert registry.hook_targets("on_interrupt_motion") == [HookTarget(name, "release", {})]
+
+
+def test_goal_returns_id_at_once_then_feedback_and_result(rig):
+    name, _, executor, loop, _, done, feedback = rig
+    t0 = time.monotonic()
+    started = loop.run(executor.start(name, "grip", {"force": 10}))
+    accepted_after = time.monotonic() - t0
+    assert started.accepted and len(started.action_id) == 32
+    assert not any(d[0] == started.action_id for d in done), "accepted long before the result"
+    _, status, result_json, error = outcome(done, started.action_id)
+    assert status == "succeeded" and json.loads(result_json) == {"closed_to": 40} and error == ""
+    assert any(f[0] == started.action_id for f in feedback)
+    assert accepted_after < 2.0 + 5.0  # generous: includes server discovery
+
+
+def test_cancel_is_accepted_and_reported_truthfully(rig):
+    name, _, executor, loop, _, done, _ = rig
+    started = loop.run(executor.start(name, "grip", {"force": 10}))
+    time.sleep(0.2)
+    loop.call(executor.cancel, started.action_id)
+    _, status, result_json, _ = outcome(done, started.action_id)
+    assert status == "cancelled"
+    assert json.loads(result_json)["closed_to"] < 40
+
+
+def test_hook_goal_stops_the_running_call(rig):
+    name, driver, executor, loop, _, done, _ = rig
+    started = loop.run(executor.start(name, "grip", {"force": 5}))
+    loop.call(executor.fire_hook, HookTarget(name, "release", {}), "on_interrupt_motion")
+    _, status, _, _ = outcome(done, started.action_id)
+    assert driver.released.is_set() and status == "cancelled"
+
+
+@pytest.mark.parametrize("tool,args,expect", [
+    ("grip", {"force": 99}, "invalid arguments"),
+    ("explode", {}, "driver error: RuntimeError: boom"),
+    ("jam", {}, "jammed"),
+])
+def test_bad_calls_fail_with_a_reason_and_the_driver_stays_up(rig, tool, args, expect):
+    name, _, executor, loop, _, done, _ = rig
+    started = loop.run(executor.start(name, tool, args))
+    _, status, _, error = outcome(done, started.action_id)
+    assert status == "failed" and expect in error
+    again = loop.run(executor.start(name, "grip", {"force": 1}))
+    assert outcome(done, again.action_id)[1] == "succeeded"
+
+
+def test_a_missing_driver_is_a_clear_failure_and_hooks_to_it_do_not_block(rig):
+    _, _, executor, loop, _, _, _ = rig
+    executor._server_wait_s = 0.3
+    started = loop.run(executor.start("no_such_driver", "speak", {"text": "hi"}))
+    assert not started.accepted and "not available" in started.error
+    t0 = time.monotonic()
+    loop.call(executor.fire_hook, HookTarget("no_such_driver", "stop", {}), "on_interrupt_speak")
+    assert time.monotonic() - t0 < 0.5, "firing a hook never waits for the driver"
+
+
+def test_cancelling_the_goal_of_a_driver_that_died_is_harmless(ros):
+    # (that the agent then times the action out is tested on the core and end to end)
+    name = f"doomed_{uuid.uuid4().hex[:6]}"
+    driver = Gripper(name)
+    client = Node(f"agent_side_{uuid.uuid4().hex[:6]}")
+    loop = LoopThread()
+    done = []
+    executor = RosToolExecutor(client, loop.loop, server_wait_s=5.0)
+    executor.bind(lambda *a: done.append(a), lambda *a: None)
+    driver_group, client_group = spin(driver), spin(client)
+    try:
+        started = loop.run(executor.start(name, "grip", {"force": 3}))
+        assert started.accepted
+        driver_group.stop()  # the driver process dies: no result will come
+        loop.call(executor.cancel, started.action_id)  # cancelling a dead goal does not raise
+        again = loop.run(executor.start(name, "grip", {"force": 3}))
+        # whether discovery already noticed the death or the goal goes unanswered, the
+        # outcome is a clear refusal within the accept timeout, never a hang
+        assert not again.accepted and name in again.error
+    finally:
+        client_group.stop()
+        loop.stop()
