@@ -94,7 +94,8 @@ def cmd_sim(config: Optional[str], brain: Optional[str]) -> int:
     if path is None or not path.exists():
         print(f"phanthy: config file not found: {config or SIM_CONFIG}", file=sys.stderr)
         return 2
-    ros_args = ["--ros-args", "--params-file", str(path)]
+    # the console is the interface: ROS's own INFO lines would bury it
+    ros_args = ["--ros-args", "--params-file", str(path), "--log-level", "warn"]
     overlay = None
     if brain:
         overlay = tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False)

@@ -12,6 +12,7 @@ from rcl_interfaces.msg import ParameterDescriptor
 from rclpy.node import Node
 
 REPO_CONFIG = pathlib.Path(__file__).resolve().parents[2] / "config"
+ROS_BUILTIN = frozenset({"use_sim_time", "start_type_description_service"})  # rclpy declares these
 
 
 class Params:
@@ -42,7 +43,7 @@ class Params:
         return out
 
     def unknown(self) -> list:
-        names = [n for n in self.node._parameters if n != "use_sim_time"]  # noqa: SLF001
+        names = [n for n in self.node.list_parameters([], 0).names if n not in ROS_BUILTIN]
         return sorted(n for n in names if n not in self.declared
                       and not any(n.startswith(p + ".") for p in self.prefixes))
 
