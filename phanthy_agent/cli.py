@@ -51,16 +51,16 @@ def sections(config_path: pathlib.Path) -> List[str]:
     try:
         data = yaml.safe_load(config_path.read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as exc:
-        raise SystemExit(f"phanthy: cannot read config {config_path}: {exc}") from None
+        raise ValueError(f"cannot read config {config_path}: {exc}") from None
     if not isinstance(data, dict):
-        raise SystemExit(f"phanthy: {config_path} is not a ROS 2 parameter file (a mapping of node names)")
+        raise ValueError(f"{config_path} is not a ROS 2 parameter file (a mapping of node names)")
     names = []
     for key in data:
         if key in GLOBAL_SECTIONS:
             continue
         name = str(key).strip("/").split("/")[-1]
         if name not in NODES:
-            raise SystemExit(f"phanthy: {config_path}: unknown node {key!r}; known: {', '.join(NODES)}")
+            raise ValueError(f"{config_path}: unknown node {key!r}; known: {', '.join(NODES)}")
         names.append(name)
     return names
 
@@ -70,29 +70,36 @@ def _setup_logging(level: str) -> None:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", datefmt="%H:%M:%S")
 
 
-def cmd_run(config: str, extra_params: Optional[str] = None) -> int:
-    from phanthy_drivers.runtime import run_nodes
+def configured_nodes(config: str):
+    """The parameter file and the node names it configures; ValueError with the reason."""
     path = resolve_config(config)
     if path is None or not path.exists():
-        print(f"phanthy: config file not found: {config}", file=sys.stderr)
+        raise ValueError(f"config file not found: {config}")
+    return path, [n for n in sections(path) if n != "console"]
+
+
+def cmd_run(config: str, extra_ros_args: Optional[List[str]] = None) -> int:
+    from phanthy_drivers.runtime import run_nodes
+    try:
+        path, names = configured_nodes(config)
+    except ValueError as exc:
+        print(f"phanthy: {exc}", file=sys.stderr)
         return 2
-    names = [n for n in sections(path) if n != "console"]
     if not names:
         print(f"phanthy: {path} has no node sections; nothing to run", file=sys.stderr)
         return 2
-    ros_args = ["--ros-args", "--params-file", str(path)]
-    if extra_params:
-        ros_args += ["--params-file", extra_params]
+    ros_args = ["--ros-args", "--params-file", str(path)] + list(extra_ros_args or [])
     log.info("starting %s from %s", ", ".join(names), path)
     return run_nodes(lambda: [node_factory(n)() for n in names], ros_args)
 
 
-def cmd_sim(config: Optional[str], brain: Optional[str]) -> int:
+def cmd_sim(config: Optional[str], brain: Optional[str], extra_ros_args: Optional[List[str]] = None) -> int:
     from phanthy_drivers.runtime import run_nodes
     from phanthy_perception.console import ConsoleNode, run_console
-    path = resolve_config(config or SIM_CONFIG)
-    if path is None or not path.exists():
-        print(f"phanthy: config file not found: {config or SIM_CONFIG}", file=sys.stderr)
+    try:
+        path, names = configured_nodes(config or SIM_CONFIG)
+    except ValueError as exc:
+        print(f"phanthy: {exc}", file=sys.stderr)
         return 2
     # the console is the interface: ROS's own INFO lines would bury it
     ros_args = ["--ros-args", "--params-file", str(path), "--log-level", "warn"]
@@ -102,7 +109,7 @@ def cmd_sim(config: Optional[str], brain: Optional[str]) -> int:
         yaml.safe_dump({"agent": {"ros__parameters": {"agent": {"brain": brain}}}}, overlay)
         overlay.close()
         ros_args += ["--params-file", overlay.name]
-    names = [n for n in sections(path) if n != "console"]
+    ros_args += list(extra_ros_args or [])
     console: List[ConsoleNode] = []
 
     def make_nodes():
@@ -152,9 +159,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = parser.parse_args(argv)
     _setup_logging(args.log_level if args.command != "sim" else os.environ.get("PHANTHY_LOG_LEVEL", "warning"))
     if args.command == "run":
-        return cmd_run(args.config)
+        return cmd_run(args.config, ros_args)
     if args.command == "sim":
-        return cmd_sim(args.config, args.brain)
+        return cmd_sim(args.config, args.brain, ros_args)
     if args.command == "node":
         return cmd_node(args.name, ros_args)
     if args.command == "nodes":

@@ -25,7 +25,7 @@ MAX_MESSAGE_CHARS = 2000
 class PeersDriver(DriverNode):
     def __init__(self, **kwargs):
         super().__init__("peers", automatically_declare_parameters_from_overrides=True, **kwargs)
-        p = Params(self)
+        p = self.params = Params(self)
         self.peer_id = p.get("peer_id", socket.gethostname(), "this robot's id in the fleet")
         self.description = p.get("description", "phanthy robot", "what this robot is, for the others")
         period = p.get("announce_period_s", 2.0, "how often to announce this robot")

@@ -65,8 +65,9 @@ def run_nodes(make_nodes: Callable[[], List[Node]], ros_args: Optional[List[str]
     """Init rclpy, build the nodes, spin until a signal (or `stop`), shut down. Returns the
     exit code. `foreground(stop)` runs on the main thread instead of waiting (the console)."""
     stop = stop or threading.Event()
-    rclpy.init(args=["phanthy"] + list(ros_args or []), signal_handler_options=SignalHandlerOptions.NO)
+    # Signals first: a SIGINT/SIGTERM during start-up must also end in a clean exit.
     previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT, signal.SIGTERM)}
+    rclpy.init(args=["phanthy"] + list(ros_args or []), signal_handler_options=SignalHandlerOptions.NO)
     group = None
     try:
         try:
@@ -74,6 +75,7 @@ def run_nodes(make_nodes: Callable[[], List[Node]], ros_args: Optional[List[str]
         except Exception as exc:
             log.error("could not start: %s", exc, exc_info=log.isEnabledFor(logging.DEBUG))
             return 1
+        log.info("running %s", ", ".join(n.get_name() for n in group.nodes))
         if foreground is not None:
             foreground(stop)
         while not stop.wait(0.2):

@@ -21,7 +21,8 @@ LED_COLORS = {"on_wake": "white", "on_hearing": "blue", "on_thinking": "amber",
 class SimStateDisplay(DriverNode):
     def __init__(self, name: str = "face", states=None, **kwargs):
         super().__init__(name, automatically_declare_parameters_from_overrides=True, **kwargs)
-        Params(self).warn_unknown()
+        self.params = Params(self)
+        self.params.warn_unknown()
         states = dict(states or (LED_COLORS if name == "led" else FACE_STATES))
         self.shown = "idle"
         self._pub = self.create_publisher(String, f"{name}/state",

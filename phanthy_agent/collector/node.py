@@ -43,7 +43,7 @@ def message_type(type_name: str):
 class CollectorNode(DriverNode):
     def __init__(self, **kwargs):
         super().__init__("collector", automatically_declare_parameters_from_overrides=True, **kwargs)
-        p = Params(self)
+        p = self.params = Params(self)
         config = parse_sources(
             p.nested("sources") or None,
             summary_period_s=p.get("summary_period_s", 1.0, "how often the summarizer runs"),
