@@ -28,7 +28,7 @@ log = logging.getLogger("phanthy")
 
 # node name -> "module:factory"; factories take rclpy Node keyword arguments
 NODES: Dict[str, str] = {
-    "collector": "phanthy_agent.collector.node:CollectorNode",
+    "collector": "phanthy_agent.ros.collector_node:CollectorNode",
     "agent": "phanthy_agent.ros.agent_node:AgentNode",
     "speaker": "phanthy_drivers.sim_speaker:SimSpeaker",
     "base": "phanthy_drivers.sim_base:SimBase",

@@ -20,11 +20,11 @@ from phanthy.msg import Event as EventMsg, RobotStatus, Transcript
 
 from phanthy_drivers.sdk import DriverNode, ToolCall, ToolFailed
 
+from ..collector.config import SourceConfig, parse_sources
+from ..collector.router import CollectorCore
 from ..core.events import Event
-from ..ros import convert
-from ..ros.params import Params
-from .config import SourceConfig, parse_sources
-from .router import CollectorCore
+from . import convert
+from .params import Params
 
 RELIABLE = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE)
 LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
