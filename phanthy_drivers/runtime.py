@@ -25,8 +25,12 @@ log = logging.getLogger(__name__)
 class NodeGroup:
     """Nodes spinning on one multi-threaded executor in a background thread."""
 
-    def __init__(self, nodes: Sequence[Node], threads: int = 6):
+    def __init__(self, nodes: Sequence[Node], threads: int = 6,
+                 on_crash: Optional[Callable[[], None]] = None):
         self.nodes = list(nodes)
+        self.crashed = False
+        self._stopping = False
+        self._on_crash = on_crash
         self.executor = MultiThreadedExecutor(num_threads=threads)
         for node in self.nodes:
             self.executor.add_node(node)
@@ -39,10 +43,19 @@ class NodeGroup:
     def _spin(self) -> None:
         try:
             self.executor.spin()
-        except Exception:  # shutdown races end up here; the process keeps its exit code
-            log.debug("executor stopped", exc_info=True)
+        except Exception:
+            if self._stopping:  # shutdown races end up here
+                log.debug("executor stopped", exc_info=True)
+                return
+            # Nothing spins any more: say so loudly and let the process end (exit code 1)
+            # rather than hang as a deaf robot.
+            log.critical("the ROS executor crashed; nodes no longer receive anything", exc_info=True)
+            self.crashed = True
+            if self._on_crash is not None:
+                self._on_crash()
 
     def stop(self) -> None:
+        self._stopping = True
         for node in self.nodes:
             close = getattr(node, "close", None)
             if close is not None:
@@ -71,7 +84,7 @@ def run_nodes(make_nodes: Callable[[], List[Node]], ros_args: Optional[List[str]
     group = None
     try:
         try:
-            group = NodeGroup(make_nodes()).start()
+            group = NodeGroup(make_nodes(), on_crash=stop.set).start()
         except Exception as exc:
             log.error("could not start: %s", exc, exc_info=log.isEnabledFor(logging.DEBUG))
             return 1
@@ -81,7 +94,7 @@ def run_nodes(make_nodes: Callable[[], List[Node]], ros_args: Optional[List[str]
         while not stop.wait(0.2):
             pass
         log.info("shutting down")
-        return 0
+        return 1 if group.crashed else 0
     finally:
         if group is not None:
             group.stop()

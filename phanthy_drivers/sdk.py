@@ -125,6 +125,10 @@ class DriverNode(Node):
             call.request_cancel()
         return len(calls)
 
+    def close(self) -> None:
+        """Shutting down: cancel running calls so their handlers return before the node goes."""
+        self.cancel_running()
+
     def running_calls(self, tool: Optional[str] = None) -> List[ToolCall]:
         with self._running_lock:
             return [c for c in self._running.values() if tool is None or c.tool == tool]

@@ -177,3 +177,28 @@ def test_a_failed_action_gives_the_model_a_step_to_say_so():
     assert "failed: path blocked" in notices[-1]
     assert turn.reply == "Sorry, the path is blocked."
     assert turn.end_reason == "finished" and turn.steps == 2
+
+
+def test_the_reply_comes_from_the_speakers_typed_playback_when_its_result_has_none():
+    speaker = speak_tool(duration_s=4)
+    speaker.speech = False  # a speaker whose result carries no heard_text
+    ex = executor_with(("speaker", speaker))
+    replies = [{"tool_calls": [call("speak", text="one two three four"), call("finish")]}]
+
+    async def scenario():
+        h = Harness(ex, replies)
+        h.say("count for me")
+        await h.until(lambda: ex.calls("speak"))
+        action_id = ex.calls("speak")[0].action_id
+        await h.at(1.0)
+        h.core.playback(action_id, "playing", "one")
+        await h.at(2.0)
+        h.core.playback(action_id, "playing", "one two")
+        h.say("stop")
+        turns = await h.turns(1)
+        await h.close()
+        return turns[0]
+
+    turn = run(scenario)
+    assert turn.end_reason == "interrupted" and turn.reply == "one two"
+    assert turn.t_first_audio == 1.0

@@ -204,3 +204,26 @@ def test_bad_input_is_logged_and_nothing_stops(graph_factory):
     assert "not valid JSON" in errors[0]
     assert "unknown tool 'teleport'" in errors[1]
     assert "invalid arguments for navigate_to" in errors[2] and "atlantis" in errors[2]
+
+
+def test_the_model_can_query_sensor_readings_it_never_receives(graph_factory):
+    from sensor_msgs.msg import BatteryState
+    g = graph_factory([{"tool_calls": [tc("query_events", source="battery", limit=2)]},
+                       {"tool_calls": [tc("finish")]}],
+                      nodes=("collector", "agent"),
+                      params={"collector": {
+                          "sources.speech.topic": "voice/transcript", "sources.speech.type": "phanthy/msg/Transcript",
+                          "sources.speech.priority": 10, "sources.battery.topic": "battery",
+                          "sources.battery.type": "sensor_msgs/msg/BatteryState", "sources.battery.priority": 0}})
+    battery = g.probe.create_publisher(BatteryState, "battery", 10)
+    wait_for(lambda: battery.get_subscription_count() > 0, 20, "collector battery subscription")
+    collector = g.nodes["collector"]
+    for level in (0.7, 0.6, 0.5):
+        battery.publish(BatteryState(percentage=level))
+    wait_for(lambda: collector.core.store.count("battery") >= 3, 20, "three readings buffered")
+    g.say("how is your battery")
+    g.wait_turns(1)
+    [result] = [json.loads(m["content"]) for m in g.requests()[1]["messages"] if m["role"] == "tool"]
+    assert result["status"] == "succeeded"
+    events = result["result"]["events"]
+    assert [round(e["data"]["percentage"], 2) for e in events] == [0.6, 0.5]

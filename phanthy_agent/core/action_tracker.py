@@ -39,6 +39,9 @@ class TrackedAction:
     t_end: float = 0.0
     t_first_feedback: float = 0.0
     last_progress_json: str = ""
+    # speech actions: what the speaker reported playing (typed speaker/playback fields)
+    heard_text: Optional[str] = None
+    t_first_audio: float = 0.0
     reported: bool = False  # the model has been told how it ended
 
     @property
@@ -66,6 +69,7 @@ class ActionTracker:
         self._actions: "OrderedDict[str, TrackedAction]" = OrderedDict()
         self._early: "OrderedDict[str, _EarlyCompletion]" = OrderedDict()
         self._early_feedback: "OrderedDict[str, tuple]" = OrderedDict()
+        self._early_playback: "OrderedDict[str, tuple]" = OrderedDict()
         self._early_ttl_s = early_ttl_s
         self._early_max = early_max
         self._history_max = history_max
@@ -79,6 +83,9 @@ class ActionTracker:
                                now + max(0.0, timeout_s), turn_id)
         self._actions[action_id] = action
         self._trim_history()
+        early_playback = self._early_playback.pop(action_id, None)
+        if early_playback is not None:
+            action.t_first_audio, action.heard_text = early_playback
         early_feedback = self._early_feedback.pop(action_id, None)
         if early_feedback is not None:
             action.t_first_feedback, action.last_progress_json = early_feedback
@@ -119,6 +126,19 @@ class ActionTracker:
         if not action.t_first_feedback:
             action.t_first_feedback = self._clock()
         action.last_progress_json = progress_json
+
+    def playback(self, action_id: str, heard_text: str, playing: bool) -> None:
+        """Speaker progress for a speech action (speaker/playback: utterance_id = action id)."""
+        action = self._actions.get(action_id)
+        if action is None:  # playback can overtake registration too
+            first = self._early_playback.pop(action_id, (0.0, ""))[0]
+            self._early_playback[action_id] = (first or (self._clock() if playing else 0.0), heard_text)
+            while len(self._early_playback) > self._early_max:
+                self._early_playback.popitem(last=False)
+            return
+        action.heard_text = heard_text
+        if playing and not action.t_first_audio:
+            action.t_first_audio = self._clock()
 
     def expire(self) -> List[TrackedAction]:
         """Mark every running action past its deadline as timed out; returns them (the caller

@@ -246,6 +246,11 @@ class AgentCore:
     def _on_feedback(self, action_id: str, progress_json: str) -> None:
         self.tracker.feedback(action_id, progress_json)
 
+    def playback(self, utterance_id: str, state: str, heard_text: str) -> None:
+        """speaker/playback: progress of the speech action whose goal id is utterance_id."""
+        if utterance_id:
+            self.tracker.playback(utterance_id, heard_text, playing=state == "playing")
+
     def _on_action_change(self, action: TrackedAction) -> None:
         self.emit("action_done", action.turn_id, tool=action.tool, action_id=action.action_id,
                   status=action.status, text=action.error or action.result_json[:200])

@@ -370,21 +370,33 @@ class TurnRunner:
         return " ".join(p for p in parts if p)
 
     def _first_audio(self) -> float:
-        times = [a.t_first_feedback for a in self._speech_actions() if a.t_first_feedback]
+        times = [a.t_first_audio or a.t_first_feedback for a in self._speech_actions()]
+        times = [t for t in times if t]
         return min(times) if times else 0.0
 
 
 def heard_text(action: TrackedAction) -> str:
-    """What the visitor heard of one speech action: all of it when it succeeded, otherwise
-    the heard_text the speaker reported (in its result or last progress)."""
-    for raw in (action.result_json, action.last_progress_json):
-        try:
-            data = json.loads(raw) if raw else {}
-        except ValueError:
-            data = {}
-        if isinstance(data, dict) and "heard_text" in data:
-            return str(data["heard_text"])
+    """What the visitor heard of one speech action, best source first: the heard_text of the
+    speaker's result (final, and ordered with the completion), the typed Playback.heard_text
+    the speaker published on speaker/playback, the heard_text of its last progress, or all of
+    the text if the speech succeeded."""
+    result = _json_field(action.result_json, "heard_text")
+    if result is not None:
+        return result
+    if action.heard_text is not None:
+        return action.heard_text
+    progress = _json_field(action.last_progress_json, "heard_text")
+    if progress is not None:
+        return progress
     return str(action.args.get("text", "")) if action.status == SUCCEEDED else ""
+
+
+def _json_field(raw: str, key: str):
+    try:
+        data = json.loads(raw) if raw else {}
+    except ValueError:
+        return None
+    return str(data[key]) if isinstance(data, dict) and key in data else None
 
 
 def _outcome(action: TrackedAction) -> Dict[str, Any]:

@@ -17,8 +17,8 @@ import threading
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 
-from phanthy.msg import (AgentEvent, AgentState, Event as EventMsg, PeerAnnounce, RobotStatus,
-                         ToolManifest, TurnRecord)
+from phanthy.msg import (AgentEvent, AgentState, Event as EventMsg, PeerAnnounce, Playback,
+                         RobotStatus, ToolManifest, TurnRecord)
 
 from ..brains.factory import BrainSettings, make_brain
 from ..core.agent import AgentConfig, AgentCore
@@ -90,6 +90,8 @@ class AgentNode(Node):
         hook_timeout = p.get("tools.hook_timeout_s", 1.0, "bound on each hook goal")
         server_wait = p.get("tools.server_wait_s", 2.0, "how long to wait for a driver's action server")
         accept_timeout = p.get("tools.accept_timeout_s", 5.0, "how long a driver may take to accept a goal")
+        playback_topic = p.get("agent.playback_topic", "speaker/playback",
+                               "the speaker's Playback topic (what was heard, first audio)")
         self.self_id = p.get("peers.self_id", "", "this robot's peer id (its own announcements are ignored)")
         p.warn_unknown()
 
@@ -112,6 +114,7 @@ class AgentNode(Node):
         self.create_subscription(ToolManifest, "phanthy/tools", self._on_manifest, MANIFESTS)
         self.create_subscription(RobotStatus, "phanthy/robot_status", self._on_robot_status, LATCHED)
         self.create_subscription(PeerAnnounce, "/phanthy/peers", self._on_peer, RELIABLE)
+        self.create_subscription(Playback, playback_topic, self._on_playback, RELIABLE)
         self.create_timer(1.0, self._expire_peers)
 
         self._thread.start()
@@ -125,6 +128,9 @@ class AgentNode(Node):
 
     def _on_manifest(self, msg: ToolManifest) -> None:
         self._loop.call_soon_threadsafe(self.core.update_manifest, msg.driver, msg.tools_json)
+
+    def _on_playback(self, msg: Playback) -> None:
+        self._loop.call_soon_threadsafe(self.core.playback, msg.utterance_id, msg.state, msg.heard_text)
 
     def _on_robot_status(self, msg: RobotStatus) -> None:
         lines = tuple(convert.clean_text(line)[:200] for line in msg.lines[:32])
@@ -172,6 +178,14 @@ class AgentNode(Node):
         self._loop.call_soon_threadsafe(run)
         return future.result(timeout)
 
+    async def _wind_down(self) -> None:
+        """Close the brain and end what is still pending (hook goals in flight)."""
+        await self.core.brain.close()
+        pending = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+
     def close(self) -> None:
         """Stop the core: the running turn is cancelled (hooks fire, actions are cancelled)."""
         if not self._loop.is_running():
@@ -182,8 +196,8 @@ class AgentNode(Node):
         except Exception:
             log.debug("agent core did not stop cleanly", exc_info=True)
         try:
-            asyncio.run_coroutine_threadsafe(self.core.brain.close(), self._loop).result(timeout=2.0)
+            asyncio.run_coroutine_threadsafe(self._wind_down(), self._loop).result(timeout=3.0)
         except Exception:
-            log.debug("brain close failed", exc_info=True)
+            log.debug("agent wind-down failed", exc_info=True)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=2.0)

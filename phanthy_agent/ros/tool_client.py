@@ -24,6 +24,17 @@ from ..core.tools import HookTarget
 log = logging.getLogger(__name__)
 
 
+class _ActionClient(ActionClient):
+    """rclpy's ActionClient registers itself with the node before it creates its lock, so an
+    executor thread walking the node's waitables in between dies with AttributeError (seen
+    here: the whole node stopped spinning). Clients are created while the node spins, so the
+    lock must exist first."""
+
+    def __init__(self, *args, **kwargs):
+        self._lock = threading.Lock()
+        super().__init__(*args, **kwargs)
+
+
 class RosToolExecutor:
     def __init__(self, node: Node, loop: asyncio.AbstractEventLoop, server_wait_s: float = 2.0,
                  accept_timeout_s: float = 5.0, hook_timeout_s: float = 1.0):
@@ -43,7 +54,7 @@ class RosToolExecutor:
         with self._lock:
             client = self._clients.get((driver, tool))
             if client is None:
-                client = ActionClient(self._node, Tool, f"{driver}/{tool}", callback_group=self._group)
+                client = _ActionClient(self._node, Tool, f"{driver}/{tool}", callback_group=self._group)
                 self._clients[(driver, tool)] = client
             return client
 
@@ -59,14 +70,18 @@ class RosToolExecutor:
         future = self._loop.create_future()
 
         def done(f) -> None:
+            error = f.exception()  # read here: an unread rclpy exception is printed at teardown
+            value = None if error is not None else f.result()
+
             def settle() -> None:
                 if future.done():
                     return
-                if f.exception() is not None:
-                    future.set_exception(f.exception())
+                if error is not None:
+                    future.set_exception(error)
                 else:
-                    future.set_result(f.result())
-            self._loop.call_soon_threadsafe(settle)
+                    future.set_result(value)
+            if not self._loop.is_closed():
+                self._loop.call_soon_threadsafe(settle)
 
         rclpy_future.add_done_callback(done)
         return future
