@@ -21,6 +21,9 @@ from typing import Dict, List, Optional
 
 import yaml
 
+from phanthy_drivers.runtime import run_nodes
+from phanthy_perception.console import ConsoleNode, run_console
+
 from . import __version__
 from .ros.params import resolve_config
 
@@ -79,7 +82,6 @@ def configured_nodes(config: str):
 
 
 def cmd_run(config: str, extra_ros_args: Optional[List[str]] = None) -> int:
-    from phanthy_drivers.runtime import run_nodes
     try:
         path, names = configured_nodes(config)
     except ValueError as exc:
@@ -94,8 +96,6 @@ def cmd_run(config: str, extra_ros_args: Optional[List[str]] = None) -> int:
 
 
 def cmd_sim(config: Optional[str], brain: Optional[str], extra_ros_args: Optional[List[str]] = None) -> int:
-    from phanthy_drivers.runtime import run_nodes
-    from phanthy_perception.console import ConsoleNode, run_console
     try:
         path, names = configured_nodes(config or SIM_CONFIG)
     except ValueError as exc:
@@ -130,7 +130,6 @@ def cmd_sim(config: Optional[str], brain: Optional[str], extra_ros_args: Optiona
 
 
 def cmd_node(name: str, ros_args: List[str]) -> int:
-    from phanthy_drivers.runtime import run_nodes
     if name not in NODES or name == "console":
         print(f"phanthy: unknown node {name!r}; known: {', '.join(n for n in NODES if n != 'console')}",
               file=sys.stderr)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import socket
 
-from builtin_interfaces.msg import Time  # noqa: F401  (message dependency of the headers)
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 
 from phanthy.msg import Event as EventMsg, PeerAnnounce, PeerMessage

@@ -6,9 +6,7 @@ every change."""
 
 from __future__ import annotations
 
-import json
 import threading
-import time
 from typing import List
 
 from rclpy.qos import QoSProfile, ReliabilityPolicy

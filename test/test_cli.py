@@ -1,6 +1,5 @@
 """The `phanthy` command as an operator uses it: run, sim, node; clean exits; clear errors."""
 
-import os
 import pathlib
 import signal
 import subprocess

@@ -3,7 +3,7 @@
 import json
 
 from phanthy_agent.core.agent import AgentConfig
-from phanthy_agent.core.events import InterruptMode
+from phanthy_agent.core.events import Event, InterruptMode
 from support.agent_harness import Harness
 from support.fake_drivers import FakeExecutor, lookup_tool, navigate_tool, speak_tool, stop_tool
 from support.virtual_time import run
@@ -123,8 +123,8 @@ def test_queue_mode_runs_the_event_after_the_current_turn():
         h = Harness(ex, replies)
         h.say("tell me a story")
         await h.at(0.5)
-        h.core.submit(h_event := __import__("phanthy_agent.core.events", fromlist=["Event"]).Event(
-            source="chat", priority=5, text="operator: battery check at 5pm", interrupt_mode="queue"))
+        h.core.submit(Event(source="chat", priority=5, text="operator: battery check at 5pm",
+                            interrupt_mode="queue"))
         turns = await h.turns(2)
         await h.close()
         return turns

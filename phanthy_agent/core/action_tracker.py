@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections import OrderedDict
-from typing import Callable, Dict, List, Optional
+from typing import Callable, List, Optional
 
 log = logging.getLogger(__name__)
 

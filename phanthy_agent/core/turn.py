@@ -19,11 +19,12 @@ import json
 import logging
 import uuid
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Dict, List, Sequence
 
 from ..brains.base import BrainReply, BrainRequest, BrainUnavailable, Message, ToolCallRequest
-from .action_tracker import CANCELLED, FAILED, SUCCEEDED, TIMEOUT, TrackedAction
+from .action_tracker import CANCELLED, FAILED, TIMEOUT, TrackedAction
 from .context import notice_message
+from .heard import heard_text
 from .events import Event
 from .tools import RegisteredTool, ToolError
 
@@ -373,30 +374,6 @@ class TurnRunner:
         times = [a.t_first_audio or a.t_first_feedback for a in self._speech_actions()]
         times = [t for t in times if t]
         return min(times) if times else 0.0
-
-
-def heard_text(action: TrackedAction) -> str:
-    """What the visitor heard of one speech action, best source first: the heard_text of the
-    speaker's result (final, and ordered with the completion), the typed Playback.heard_text
-    the speaker published on speaker/playback, the heard_text of its last progress, or all of
-    the text if the speech succeeded."""
-    result = _json_field(action.result_json, "heard_text")
-    if result is not None:
-        return result
-    if action.heard_text is not None:
-        return action.heard_text
-    progress = _json_field(action.last_progress_json, "heard_text")
-    if progress is not None:
-        return progress
-    return str(action.args.get("text", "")) if action.status == SUCCEEDED else ""
-
-
-def _json_field(raw: str, key: str):
-    try:
-        data = json.loads(raw) if raw else {}
-    except ValueError:
-        return None
-    return str(data[key]) if isinstance(data, dict) and key in data else None
 
 
 def _outcome(action: TrackedAction) -> Dict[str, Any]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
-import pathlib
 import threading
 
 from rclpy.node import Node

@@ -14,7 +14,6 @@ from typing import Any, Dict
 
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
-from std_msgs.msg import String
 
 from phanthy.msg import Event as EventMsg, RobotStatus, Transcript
 

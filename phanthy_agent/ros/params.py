@@ -3,7 +3,6 @@ default's type (a YAML `20` for a float parameter is fine), unknown keys reporte
 
 from __future__ import annotations
 
-import logging
 import os
 import pathlib
 from typing import Any, Dict, Iterable, Optional, Set

@@ -10,7 +10,7 @@ import asyncio
 import json
 import logging
 import threading
-from typing import Dict, Optional, Tuple
+from typing import Dict, Tuple
 
 from rclpy.action import ActionClient
 from rclpy.callback_groups import ReentrantCallbackGroup
