@@ -33,11 +33,15 @@ log = logging.getLogger("phanthy")
 NODES: Dict[str, str] = {
     "collector": "phanthy_agent.ros.collector_node:CollectorNode",
     "agent": "phanthy_agent.ros.agent_node:AgentNode",
-    "speaker": "phanthy_drivers.sim_speaker:SimSpeaker",
+    "speaker": "phanthy_drivers.speaker:Speaker",
     "base": "phanthy_drivers.sim_base:SimBase",
     "face": "phanthy_drivers.sim_face:make_face",
     "led": "phanthy_drivers.sim_face:make_led",
     "peers": "phanthy_drivers.peers:PeersDriver",
+    "audio_capture": "phanthy_perception.capture_node:AudioCaptureNode",
+    "vad": "phanthy_perception.vad_node:VadNode",
+    "asr": "phanthy_perception.asr_node:AsrNode",
+    "wake_word": "phanthy_perception.wake_node:WakeWordNode",
     "console": "phanthy_perception.console:ConsoleNode",
 }
 GLOBAL_SECTIONS = ("/**", "**")
@@ -112,15 +116,25 @@ def cmd_sim(config: Optional[str], brain: Optional[str], extra_ros_args: Optiona
     ros_args += list(extra_ros_args or [])
     console: List[ConsoleNode] = []
 
+    started: Dict[str, object] = {}
+
     def make_nodes():
-        nodes = [node_factory(n)() for n in names]
+        started.update((n, node_factory(n)()) for n in names)
         console.append(ConsoleNode())
-        return nodes + console
+        return list(started.values()) + console
+
+    def ready() -> bool:
+        """The agent knows every configured driver's tools (else the first line would be
+        answered without, say, the speaker)."""
+        agent = started.get("agent")
+        heard = console[0].count_subscribers("voice/transcript") > 0
+        if agent is None or not heard:
+            return heard
+        drivers = {n for n, node in started.items() if hasattr(node, "driver")}
+        return drivers <= set(agent.call_in_core(agent.core.registry.drivers))
 
     def foreground(stop: threading.Event) -> None:
-        node = console[0]
-        ready = lambda: node.count_subscribers("voice/transcript") > 0 and node.state != ""  # noqa: E731
-        run_console(node, stop, ready=ready)
+        run_console(console[0], stop, ready=ready)
 
     try:
         return run_nodes(make_nodes, ros_args, foreground=foreground)

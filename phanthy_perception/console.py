@@ -87,7 +87,7 @@ def run_console(node: ConsoleNode, stop: threading.Event, stdin: TextIO = sys.st
                 idle_wait_s: float = 120.0, ready: Optional[Callable[[], bool]] = None) -> None:
     """Read lines until EOF or /quit; at EOF wait (bounded) for the robot to finish, then stop."""
     if ready is not None:
-        deadline = time.monotonic() + 10.0
+        deadline = time.monotonic() + 30.0
         while not ready() and time.monotonic() < deadline and not stop.is_set():
             time.sleep(0.05)
     node.write(PROMPT_HELP)

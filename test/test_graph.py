@@ -91,7 +91,10 @@ def test_a_correction_while_thinking_joins_the_running_turn(graph_factory):
     g.say("take the stairs, not the lift")
     [turn] = g.wait_turns(1)
     assert turn.inputs == ["go to the second floor", "take the stairs, not the lift"]
-    assert turn.end_reason == "finished" and turn.reply == "To the second floor. Stairs it is."
+    # the stale first answer is not acted on: the model re-plans with the correction first
+    assert turn.end_reason == "finished" and turn.reply == "Stairs it is."
+    skipped = json.loads(g.requests()[1]["messages"][-2]["content"])
+    assert skipped["status"] == "skipped"
     assert len(g.agent_events("steering")) == 1
 
 

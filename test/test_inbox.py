@@ -21,7 +21,7 @@ def test_idle_events_start_a_turn_even_when_short():
 def test_backchannel_filter_reads_the_typed_audio_duration(duration_ms, dropped):
     # Regression for the reference implementation, whose filter read a field nobody wrote
     # (payload.duration_ms) and so never fired. Only Event.audio_duration_ms carries it.
-    routing = Inbox().submit(transcript("mm-hm", duration_ms=duration_ms), busy=True)
+    routing = Inbox().submit(transcript("the cafe", duration_ms=duration_ms), busy=True)
     assert (routing.decision is Decision.DROP) == dropped
     if dropped:
         assert routing.reason.startswith("backchannel")
@@ -30,11 +30,11 @@ def test_backchannel_filter_reads_the_typed_audio_duration(duration_ms, dropped)
 
 def test_backchannel_threshold_is_configurable():
     inbox = Inbox(InboxConfig(barge_in_threshold_ms=250))
-    assert inbox.submit(transcript("okay", duration_ms=300), busy=True).decision is Decision.STEER
+    assert inbox.submit(transcript("the cafe", duration_ms=300), busy=True).decision is Decision.STEER
 
 
 def test_typed_text_has_no_duration_and_is_never_a_backchannel():
-    routing = Inbox().submit(transcript("ok", duration_ms=0, origin="console"), busy=True)
+    routing = Inbox().submit(transcript("go on", duration_ms=0, origin="console"), busy=True)
     assert routing.decision is Decision.STEER
 
 
@@ -89,3 +89,18 @@ def test_waiting_queues_are_bounded():
     for i in range(10):
         inbox.submit(Event(source="chat", priority=1, text=f"m{i}"), busy=True)
     assert [e.text for e in inbox.take_steering()] == ["m7", "m8", "m9"]
+
+
+@pytest.mark.parametrize("text", ["Yeah.", "okay okay", "Mm-hm", "uh huh", "Right!", "I see", "got it"])
+def test_acknowledgements_of_any_length_are_backchannels_while_busy(text):
+    routing = Inbox().submit(transcript(text, duration_ms=900), busy=True)
+    assert routing.decision is Decision.DROP and routing.reason.startswith("backchannel")
+
+
+@pytest.mark.parametrize("text", ["no", "stop", "okay, take me there", "yeah but where is the cafe", "wait"])
+def test_words_that_ask_for_something_are_not_backchannels(text):
+    assert Inbox().submit(transcript(text, duration_ms=900), busy=True).decision is Decision.STEER
+
+
+def test_an_answer_is_not_a_backchannel_when_the_robot_is_idle():
+    assert Inbox().submit(transcript("yeah", duration_ms=900), busy=False).decision is Decision.START

@@ -42,6 +42,8 @@ class AgentConfig:
     report_failures: bool = True  # a failed action gives the model one more step to react
     cancel_confirm_timeout_s: float = 2.0
     session: str = "main"
+    transcript_grace_s: float = 2.0  # after the visitor stops speaking, wait this long for the text
+    listen_hold_max_s: float = 15.0  # bound on one hold, whatever the VAD says
     history_turns: int = 12
     history_chars: int = 24_000
 
@@ -91,6 +93,7 @@ class AgentCore:
         self._task: Optional[asyncio.Future] = None
         self._starts: List[Event] = []  # events that start the next turn (idle or interrupt)
         self._busy = False
+        self._hold_until = 0.0  # a visitor is speaking: their transcript is on its way
         self._changed = asyncio.Event()
         self._stopping = False
         self._last_status: Optional[AgentStatus] = None
@@ -107,6 +110,10 @@ class AgentCore:
             if routing.decision is Decision.INTERRUPT or routing.decision is Decision.START:
                 self._starts.append(event)  # a turn is already being cancelled
                 return routing
+        if event.is_transcript and event.is_final:
+            if self._hold_until:
+                self._hold_until = 0.0  # the words arrived, whatever becomes of them
+                self._wake()
         routing = self.inbox.submit(event, busy=self._busy, in_flight_texts=self._in_flight())
         text = f"{routing.reason} | {event.text[:200]}" if routing.reason else event.text[:200]
         if routing.decision is Decision.DROP:
@@ -124,6 +131,18 @@ class AgentCore:
                    Decision.INTERRUPT: "interrupting", Decision.DROP: "dropped"}[routing.decision],
                   self._turn_id(), text=text)
         return routing
+
+    def voice_activity(self, speaking: bool) -> None:
+        """VAD onset/offset: while a visitor speaks, and briefly after, their words are on their
+        way; acting tools and `finish` wait for them (bounded) instead of acting past them."""
+        now = self.clock()
+        grace = self.config.listen_hold_max_s if speaking else self.config.transcript_grace_s
+        self._hold_until = now + grace
+        self._wake()
+
+    def listening_hold(self) -> float:
+        """Deadline of the current hold, or 0.0 when nobody's words are pending."""
+        return self._hold_until if self._hold_until > self.clock() else 0.0
 
     def update_manifest(self, driver: str, tools_json: str) -> List[str]:
         errors = self.registry.update_manifest(driver, tools_json)
@@ -185,7 +204,8 @@ class AgentCore:
     # --- helpers for the turn --------------------------------------------------------------
     async def wait_for_change(self, deadline: Optional[float]) -> None:
         """Sleep until something changes (action ended, event arrived) or the deadline."""
-        timeout = None if deadline is None else max(0.0, deadline - self.clock())
+        # at least 1 ms: a deadline a float-rounding away would otherwise spin without advancing
+        timeout = None if deadline is None else max(0.001, deadline - self.clock())
         try:
             await asyncio.wait_for(self._changed.wait(), timeout)
         except asyncio.TimeoutError:

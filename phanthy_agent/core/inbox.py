@@ -14,6 +14,7 @@ from collections import deque
 from enum import Enum
 from typing import Callable, Deque, Iterable, List, Optional
 
+from .backchannel import is_backchannel
 from .events import Event, InterruptMode, normalize_text
 
 log = logging.getLogger(__name__)
@@ -39,6 +40,7 @@ class InboxConfig:
     default_mode: InterruptMode = InterruptMode.STEER
     barge_in_threshold_ms: int = 500
     max_waiting: int = 64  # bound on each queue; the oldest is dropped (logged) beyond it
+    backchannel_lexicon: bool = True  # while busy, "yeah", "okay", "mm-hm"... of any length are dropped
 
 
 class Inbox:
@@ -64,6 +66,8 @@ class Inbox:
             return Routing(Decision.DROP,
                            f"backchannel: {event.audio_duration_ms} ms of speech "
                            f"< barge_in_threshold_ms {self.config.barge_in_threshold_ms}")
+        if event.is_transcript and self.config.backchannel_lexicon and is_backchannel(event.text):
+            return Routing(Decision.DROP, f"backchannel: {event.text!r} only acknowledges")
         key = normalize_text(event.text)
         waiting_texts = [e.text for e in self.waiting()]
         if any(normalize_text(t) == key for t in list(in_flight_texts) + waiting_texts):

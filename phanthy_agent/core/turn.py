@@ -236,7 +236,7 @@ class TurnRunner:
                 log.warning("turn %s: %s", self.turn_id, exc)
                 self._tool_result(call, {"error": str(exc)})
                 continue
-            if tool.decl.acting and await self._wait_actions(stop_on_message=True) is Wait.MESSAGE:
+            if tool.decl.acting and await self._wait_actions(before_acting=True) is Wait.MESSAGE:
                 self._skip([call] + rest, SKIPPED_FOR_INPUT)
                 return False
             self._tool_result(call, await self._execute(tool, args))
@@ -247,11 +247,15 @@ class TurnRunner:
 
     async def _finish(self) -> bool:
         """The ACP wait at the end of the turn; True when the turn ends."""
-        if await self._wait_actions(stop_on_message=True) is Wait.MESSAGE:
+        if await self._wait_actions(before_acting=False) is Wait.MESSAGE:
             log.info("turn %s: the visitor spoke while finishing: stopping", self.turn_id)
             self.result.end_reason = "interrupted"
             self._stop_everything("new message while finishing")
             await self._confirm_cancels()
+            return True
+        if self.core.inbox.has_steering() and any(a.status == CANCELLED for a in self._speech_actions()):
+            # the visitor cut the robot off (barge-in stopped the speech before the words came)
+            self.result.end_reason = "interrupted"
             return True
         failed = [a for a in self.core.tracker.for_turn(self.turn_id)
                   if a.acting and not a.reported and a.status in (FAILED, TIMEOUT)]
@@ -305,7 +309,7 @@ class TurnRunner:
         tool = self.core.speech_tool()
         if tool is None:
             return  # a text-only deployment: the reply is in the TurnRecord
-        if await self._wait_actions(stop_on_message=True) is Wait.MESSAGE:
+        if await self._wait_actions(before_acting=True) is Wait.MESSAGE:
             return
         outcome = await self._execute(tool, {"text": text})
         if outcome.get("status") == FAILED:
@@ -323,15 +327,23 @@ class TurnRunner:
             self._tool_result(call, {"status": "skipped", "reason": why})
 
     # --- waiting (the ACP) -----------------------------------------------------------------
-    async def _wait_actions(self, stop_on_message: bool) -> Wait:
+    async def _wait_actions(self, before_acting: bool) -> Wait:
+        """Wait until every outstanding action is terminal and no visitor's words are on their
+        way (VAD says someone speaks: hold for the transcript). A steering message ends the
+        wait: before an acting tool always (the model re-plans first), at finish only while
+        something still runs (otherwise the turn is done and the message starts the next)."""
         core = self.core
         while True:
             self._expire()
-            if not core.tracker.outstanding():
-                return Wait.DONE
-            if stop_on_message and core.inbox.has_steering():
+            running = bool(core.tracker.outstanding())
+            steering = core.inbox.has_steering()
+            hold = core.listening_hold()
+            if steering and (before_acting or running):
                 return Wait.MESSAGE
-            await core.wait_for_change(core.tracker.next_deadline())
+            if not running and (not hold or steering):
+                return Wait.DONE
+            deadlines = [d for d in (core.tracker.next_deadline(), hold) if d]
+            await core.wait_for_change(min(deadlines) if deadlines else None)
 
     async def _wait_for(self, action: TrackedAction) -> None:
         while not action.terminal:

@@ -64,6 +64,8 @@ def _coerce(name: str, value: Any, default: Any) -> Any:
         if isinstance(default, str):
             return str(value)
         if isinstance(default, (list, tuple)):
+            if isinstance(value, str):  # `models: hey_jarvis` in YAML is a string, not a list
+                return [item.strip() for item in value.split(",") if item.strip()]
             return list(value)
     except (TypeError, ValueError):
         raise ValueError(f"parameter {name!r}: {value!r} is not a {type(default).__name__}") from None

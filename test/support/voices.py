@@ -51,9 +51,11 @@ def _piper_voice():
 
 
 @functools.lru_cache(maxsize=128)
-def _piper(text: str) -> bytes:
+def _piper(text: str) -> tuple:
+    from piper import SynthesisConfig
     voice = _piper_voice()
-    chunks = list(voice.synthesize(text))
+    # VITS samples noise: without this, each run says the sentence a little differently
+    chunks = list(voice.synthesize(text, syn_config=SynthesisConfig(noise_scale=0.0, noise_w_scale=0.0)))
     return b"".join(c.audio_int16_bytes for c in chunks), chunks[0].sample_rate
 
 

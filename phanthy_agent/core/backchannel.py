@@ -1,0 +1,48 @@
+"""Is it a command at all? Backchannels ("mm-hm", "yeah") and the robot's own voice coming
+back through the microphone (echo) are not. Pure text rules, shared by the agent's inbox, the
+speaker's barge-in controller and the ASR node.
+
+Durations are the first filter (agent.barge_in_threshold_ms, on the typed
+Transcript.audio_duration_ms); these text rules catch what duration cannot: a long "yeah" and
+the robot transcribing itself.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from .events import normalize_text
+
+# Words that acknowledge without asking for anything. ASR renders "mm-hm" and "uh-huh" in many
+# ways (measured: tiny.en turns them into random short words too, hence the duration filter).
+BACKCHANNEL_WORDS = frozenset("""
+    yeah yea yep yes yup ya okay ok k right alright sure uh huh uhhuh uh-huh mhm mm mmm hm hmm
+    mmhm mm-hm hmhm aha ah oh ooh wow cool nice great good i see see got it gotcha
+    indeed true exactly totally interesting
+""".split())
+NOT_BACKCHANNEL = frozenset("no stop wait what why how where who when which not don't dont cancel".split())
+
+
+def is_backchannel(text: str, extra_words: Iterable[str] = (), max_words: int = 4) -> bool:
+    """True when the text is only acknowledgement words (at most `max_words` of them)."""
+    words = normalize_text(text).replace("-", " ").split()
+    if not words or len(words) > max_words:
+        return False
+    lexicon = BACKCHANNEL_WORDS | {w.lower() for w in extra_words}
+    return all(w in lexicon for w in words) and not any(w in NOT_BACKCHANNEL for w in words)
+
+
+def echo_overlap(heard: str, played_texts: Sequence[str]) -> float:
+    """Fraction of the heard words (at least 2 letters) that occur in what the robot played."""
+    words = [w for w in normalize_text(heard).split() if len(w) > 1]
+    if not words:
+        return 0.0
+    played = set(normalize_text(" ".join(played_texts)).split())
+    return sum(w in played for w in words) / len(words)
+
+
+def is_echo(heard: str, played_texts: Sequence[str], min_overlap: float = 0.7, min_words: int = 2) -> bool:
+    """True when a transcript is (mostly) the robot's own recent words: its voice came back
+    through the microphone. `played_texts`: what the speaker played around the utterance."""
+    words = [w for w in normalize_text(heard).split() if len(w) > 1]
+    return len(words) >= min_words and echo_overlap(heard, played_texts) >= min_overlap

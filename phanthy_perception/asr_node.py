@@ -1,0 +1,120 @@
+"""The `asr` node: audio/in (phanthy/msg/AudioFrame) and voice/activity (phanthy/msg/VoiceActivity)
+in, one final phanthy/msg/Transcript per utterance out on voice/transcript (optionally partial
+ones), recognized by faster-whisper (bundled tiny.en) in a worker thread. The logic lives in
+phanthy_perception.asr; this node converts messages and publishes."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import numpy as np
+
+from rclpy.node import Node
+from rclpy.qos import QoSProfile, ReliabilityPolicy
+
+from phanthy.msg import AudioFrame, Transcript, VoiceActivity
+
+from phanthy_agent.ros.convert import from_time, header
+from phanthy_agent.ros.params import Params
+
+from .asr import AsrResult, WhisperTranscriber
+from .utterance import Utterance, UtteranceTracker, Worker
+from .audio import RATE, resample
+
+AUDIO_QOS = QoSProfile(depth=200, reliability=ReliabilityPolicy.RELIABLE)
+EVENTS_QOS = QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE)
+SPEAKER = "anonymous_speaker"
+
+
+class AsrNode(Node):
+    """`transcriber`: anything with `transcribe(int16 16 kHz) -> AsrResult` (tests inject one
+    to load the model once); by default a WhisperTranscriber built from the parameters."""
+
+    def __init__(self, transcriber=None, **kwargs):
+        super().__init__("asr", automatically_declare_parameters_from_overrides=True, **kwargs)
+        p = self.params = Params(self)
+        model = p.get("model", "", "local CTranslate2 Whisper model directory; \"\" = the bundled tiny.en")
+        compute_type = p.get("compute_type", "int8", "CTranslate2 compute type")
+        cpu_threads = p.get("cpu_threads", 2, "threads for the model")
+        window_s = p.get("window_s", 10.0, "encoder window (s) for utterances that fit; longer ones use 30 s")
+        language = p.get("language", "en", "language of the speech (and of the transcripts)")
+        hotwords = p.get("hotwords", "", "words to bias recognition towards, e.g. \"hey jarvis\"")
+        speculative = p.get("speculative", True, "start transcribing at the VAD's pause hint")
+        input_topic = p.get("input_topic", "audio/in", "microphone stream (phanthy/msg/AudioFrame)")
+        self.partials = p.get("partials", False, "also publish speculative results with is_final=false")
+        self.params.warn_unknown()
+        try:
+            self.transcriber = transcriber or WhisperTranscriber(
+                model, compute_type=compute_type, cpu_threads=cpu_threads, window_s=window_s,
+                language=language, hotwords=hotwords)
+            if transcriber is None:
+                self.transcriber.warm_up()  # the first call allocates: keep it out of the first turn
+        except ValueError:
+            self.destroy_node()
+            raise  # a clear message at start-up (phanthy run logs it and exits 1), no retry loop
+        self.language = language
+        self._worker = Worker()
+        self.tracker = UtteranceTracker(
+            self.transcriber.transcribe, self._now, self._publish_final, submit=self._worker.submit,
+            speculative=speculative, on_partial=self._publish_partial if self.partials else None,
+            on_dropped=self._on_dropped)
+        self._pub = self.create_publisher(Transcript, "voice/transcript", QoSProfile(
+            depth=100, reliability=ReliabilityPolicy.RELIABLE))
+        self.create_subscription(AudioFrame, input_topic, self._on_audio, AUDIO_QOS)
+        self.create_subscription(VoiceActivity, "voice/activity", self._on_activity, EVENTS_QOS)
+        self.create_timer(0.1, self.tracker.poll)  # jobs waiting for audio that never came
+
+    # --- hook ------------------------------------------------------------------------------
+    def gate(self, text: str) -> Optional[str]:
+        """HOOK (wake-word gating goes here): the text to publish, or None to publish nothing.
+        Called for every final and partial transcript that passed the garbage rules."""
+        return text
+
+    # --- in --------------------------------------------------------------------------------
+    def _now(self) -> float:
+        return self.get_clock().now().nanoseconds * 1e-9
+
+    def _on_audio(self, msg: AudioFrame) -> None:
+        samples = np.frombuffer(msg.data, dtype=np.int16) if len(msg.data) else np.zeros(0, np.int16)
+        if msg.channels > 1:
+            samples = samples[: len(samples) - len(samples) % msg.channels].reshape(-1, msg.channels)[:, 0]
+        if msg.sample_rate and msg.sample_rate != RATE:
+            samples = resample(samples, int(msg.sample_rate), RATE)
+        self.tracker.push_audio(from_time(msg.header.stamp), samples)
+
+    def _on_activity(self, msg: VoiceActivity) -> None:
+        kind = msg.event or ("onset" if msg.speaking else "offset")  # v1 publishers: speaking only
+        self.tracker.on_event(kind, from_time(msg.header.stamp), msg.t_speech_start, int(msg.silence_ms),
+                              msg.t_detected)
+
+    # --- out -------------------------------------------------------------------------------
+    def _message(self, utterance: Utterance, text: str, final: bool) -> Transcript:
+        result: AsrResult = utterance.result
+        return Transcript(
+            header=header(utterance.t_speech_end), text=text, is_final=final,
+            audio_duration_ms=max(0, utterance.duration_ms), confidence=float(result.confidence),
+            speaker_id=SPEAKER, language=result.language or self.language, source="asr",
+            t_speech_start=utterance.t_speech_start, t_speech_end=utterance.t_speech_end,
+            t_eos_detected=utterance.t_eos_detected, t_ready=utterance.t_ready)
+
+    def _publish_final(self, utterance: Utterance) -> None:
+        text = self.gate(utterance.text)
+        if text is None:
+            self.get_logger().info(f"gated: {utterance.text!r}")
+            return
+        self._pub.publish(self._message(utterance, text, True))
+        self.get_logger().info(
+            f"heard {text!r} ({utterance.duration_ms} ms of speech, ready "
+            f"{(utterance.t_ready - utterance.t_eos_detected) * 1000:.0f} ms after end of speech, "
+            f"asr {utterance.result.latency_ms:.0f} ms{', speculative' if utterance.speculative else ''})")
+
+    def _publish_partial(self, utterance: Utterance) -> None:
+        text = self.gate(utterance.text)
+        if text is not None:
+            self._pub.publish(self._message(utterance, text, False))
+
+    def _on_dropped(self, utterance: Utterance, reason: str) -> None:
+        self.get_logger().info(f"dropped {utterance.text!r}: {reason}")
+
+    def close(self) -> None:
+        self._worker.close()

@@ -1,0 +1,89 @@
+"""The `audio_capture` node: publishes the microphone on audio/in (phanthy/msg/AudioFrame,
+16 kHz mono int16, stamp = capture time of the first sample), from a sound card, a WAV file
+(paced like a live microphone with file.realtime), a raw s16le stream, or nothing."""
+
+from __future__ import annotations
+
+import array
+import logging
+import threading
+
+import numpy as np
+
+from rclpy.node import Node
+from rclpy.qos import QoSProfile, ReliabilityPolicy
+
+from phanthy.msg import AudioFrame
+
+from phanthy_agent.ros.convert import header
+from phanthy_agent.ros.params import Params, resolve_config
+
+from .audio import RATE
+from .capture import DeviceSource, SourceError, file_frames, paced, raw_frames
+
+log = logging.getLogger(__name__)
+
+AUDIO_QOS = QoSProfile(depth=200, reliability=ReliabilityPolicy.RELIABLE)
+
+
+def frame_msg(stamp: float, samples: np.ndarray, rate: int = RATE) -> AudioFrame:
+    # array('h') is rclpy's fast path for int16[] (a Python list is ~50x slower)
+    return AudioFrame(header=header(stamp), sample_rate=rate, channels=1,
+                      data=array.array("h", samples.astype(np.int16).tobytes()))
+SOURCES = ("device", "file", "raw", "none")
+
+
+class AudioCaptureNode(Node):
+    def __init__(self, **kwargs):
+        super().__init__("audio_capture", automatically_declare_parameters_from_overrides=True, **kwargs)
+        p = self.params = Params(self)
+        self.source = p.get("source", "device", "device | file | raw | none")
+        device = p.get("device", "", "input device name (substring) or index; '' = default")
+        path = p.get("file.path", "", "WAV file for source=file")
+        self.realtime = p.get("file.realtime", True, "pace the file like a live microphone")
+        tail = p.get("file.tail_silence_s", 1.0, "silence appended after the file (lets the VAD end the utterance)")
+        raw = p.get("raw.path", "-", "s16le 16 kHz mono stream for source=raw ('-' = stdin)")
+        frame_ms = p.get("frame_ms", 20, "samples per message, in ms")
+        p.warn_unknown()
+        if self.source not in SOURCES:
+            raise ValueError(f"audio_capture: source must be one of {SOURCES}, not {self.source!r}")
+        self.frame_samples = int(RATE * frame_ms / 1000)
+        self._pub = self.create_publisher(AudioFrame, "audio/in", AUDIO_QOS)
+        self._stop = threading.Event()
+        self.frames_published = 0
+        self.finished = threading.Event()  # the file or stream ended
+        frame_s = self.frame_samples / RATE
+        if self.source == "device":
+            device_source = DeviceSource(device, self.frame_samples)  # SourceError: clear, at start
+            frames = device_source.frames(self._stop.is_set)
+            self.get_logger().info(f"capturing from {device_source.name} at {device_source.rate} Hz")
+        elif self.source == "file":
+            resolved = str(resolve_config(path)) if path else ""
+            if not resolved:
+                raise SourceError("audio_capture: source=file needs file.path")
+            frames = paced(file_frames(resolved, self.frame_samples, tail), frame_s, self.realtime,
+                           stop=self._stop.is_set)
+        elif self.source == "raw":
+            frames = paced(raw_frames(raw, self.frame_samples), frame_s, self.realtime, stop=self._stop.is_set)
+        else:
+            frames = iter(())
+        self._thread = threading.Thread(target=self._publish_all, args=(frames,), name="audio-capture", daemon=True)
+        self._thread.start()
+
+    def _publish_all(self, frames) -> None:
+        try:
+            for stamp, samples in frames:
+                if self._stop.is_set():
+                    break
+                self._pub.publish(frame_msg(stamp, samples))
+                self.frames_published += 1
+        except Exception:  # a device that goes away mid-stream: say so; the node stays up
+            log.exception("audio capture stopped: the source failed")
+        finally:
+            self.finished.set()
+        if self.source in ("file", "raw"):
+            self.get_logger().info(f"{self.source} source ended after {self.frames_published} frames")
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=2.0)

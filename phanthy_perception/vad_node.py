@@ -1,0 +1,104 @@
+"""The `vad` node: audio/in (AudioFrame) in, voice/activity (VoiceActivity) out.
+
+One event per onset, pause, resume and offset of speech, stamped with audio sample-clock times
+(header.stamp = event time, see phanthy_perception.vad). Frames at other rates are resampled to
+16 kHz; malformed frames are skipped (logged once per kind of problem).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Dict, Optional
+
+import numpy as np
+from rclpy.node import Node
+from rclpy.qos import QoSProfile, ReliabilityPolicy
+
+from phanthy.msg import AudioFrame, VoiceActivity
+from phanthy_agent.ros.convert import from_time, header
+from phanthy_agent.ros.params import Params
+
+from .audio import RATE, resample
+from .vad import SileroVad, VadEvent, VadSegmenter, VadStream
+
+AUDIO_QOS = QoSProfile(depth=200, reliability=ReliabilityPolicy.RELIABLE)
+ACTIVITY_QOS = QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE)
+MIN_RATE, MAX_RATE = 8000, 192000
+STALL_S = 1.0  # no audio for this long (wall time) while speaking: close the segment
+
+
+class VadNode(Node):
+    def __init__(self, **kwargs):
+        super().__init__("vad", automatically_declare_parameters_from_overrides=True, **kwargs)
+        self.params = Params(self)
+        try:
+            self.stream, topic = self._configure(self.params)
+        except ValueError:  # bad parameter or model: a clear error at start, no half-built node
+            self.destroy_node()
+            raise
+        self.skipped: Dict[str, int] = {}
+        self.frames = 0  # frames received (good or not)
+        self.published = 0
+        self.busy_s = 0.0  # processing time spent in frame callbacks (for load figures)
+        self._last_frame: Optional[float] = None  # monotonic time of the last good frame
+        self.activity_pub = self.create_publisher(VoiceActivity, "voice/activity", ACTIVITY_QOS)
+        self.create_subscription(AudioFrame, topic, self._on_frame, AUDIO_QOS)
+        self.create_timer(0.25, self._check_stall)
+        self.get_logger().info(f"listening on {topic} (model {self.stream.model.model_path})")
+
+    @staticmethod
+    def _configure(p: Params):
+        segmenter = VadSegmenter(
+            threshold=p.get("threshold", 0.5, "speech probability that starts speech (0..1)"),
+            min_silence_ms=p.get("min_silence_ms", 400, "silence that ends speech (offset)"),
+            speech_pad_ms=p.get("speech_pad_ms", 30, "padding before onset / after the end of speech"),
+            min_speech_ms=p.get("min_speech_ms", 60, "speech needed before an onset"),
+            pause_hint_ms=p.get("pause_hint_ms", 160, "silence that raises a pause event (0: none)"))
+        model_path = p.get("model_path", "", "silero VAD ONNX file ('' = the one bundled in silero-vad)")
+        topic = p.get("input_topic", "audio/in", "AudioFrame topic to listen to")
+        p.warn_unknown()
+        return VadStream(SileroVad(model_path or None), segmenter), topic
+
+    def _skip(self, reason: str) -> None:  # returns None, so `return self._skip(...)` skips
+        if reason not in self.skipped:
+            self.get_logger().warning(f"skipping malformed audio frames: {reason} (logged once)")
+        self.skipped[reason] = self.skipped.get(reason, 0) + 1
+
+    def _samples(self, msg: AudioFrame) -> Optional[np.ndarray]:
+        if msg.channels != 1:
+            return self._skip(f"channels={msg.channels}, expected 1")
+        if not MIN_RATE <= msg.sample_rate <= MAX_RATE:
+            return self._skip(f"sample_rate={msg.sample_rate}, expected {MIN_RATE}..{MAX_RATE}")
+        if len(msg.data) == 0:
+            return self._skip("empty frame")
+        try:
+            samples = np.frombuffer(msg.data, dtype=np.int16)
+        except (TypeError, ValueError):
+            samples = np.asarray(msg.data, dtype=np.int16)
+        return resample(samples, msg.sample_rate, RATE) if msg.sample_rate != RATE else samples
+
+    def _on_frame(self, msg: AudioFrame) -> None:
+        start = time.perf_counter()
+        self.frames += 1
+        samples = self._samples(msg)
+        if samples is not None:
+            self._last_frame = time.monotonic()
+            for event in self.stream.push(from_time(msg.header.stamp), samples):
+                self._publish(event)
+        self.busy_s += time.perf_counter() - start
+
+    def _check_stall(self) -> None:
+        """The audio stopped mid-speech (file ended, microphone unplugged): end the segment at
+        the last audio time rather than leave listeners waiting for an offset forever."""
+        if self.stream.speaking and self._last_frame is not None \
+                and time.monotonic() - self._last_frame > STALL_S:
+            self.get_logger().info("audio stopped during speech: closing the segment")
+            for event in self.stream.flush():
+                self._publish(event)
+
+    def _publish(self, e: VadEvent) -> None:
+        self.activity_pub.publish(VoiceActivity(
+            header=header(e.t), speaking=e.speaking, probability=e.probability, event=e.kind,
+            t_speech_start=e.t_speech_start, silence_ms=e.silence_ms, t_detected=e.t_detected))
+        self.published += 1
+        self.get_logger().debug(f"{e.kind} at {e.t:.3f} (decided {e.t_detected:.3f}, p={e.probability:.2f})")
