@@ -25,11 +25,12 @@ from typing import List, Optional
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 from rclpy.time import Time
 
-from phanthy.msg import AudioFrame, Playback
+from phanthy.msg import AudioFrame, Playback, Transcript, VoiceActivity
 
 from phanthy_agent.ros.params import Params
 
 from .audio_out import make_sink
+from .barge_in import BargeInConfig, BargeInController
 from .player import IDLE, Frame, Player
 from .sdk import DriverNode, ToolCall, ToolFailed
 from .tts import PiperEngine, SilentEngine, split_sentences
@@ -58,7 +59,18 @@ class Speaker(DriverNode):
         ms_per_char = p.get("sim.ms_per_char", 55.0, "engine=sim: speaking rate")
         min_word_ms = p.get("sim.min_word_ms", 120.0, "engine=sim: shortest word")
         sim_rate = p.get("sample_rate", 16000, "engine=sim: sample rate of its silence on audio/out")
+        barge_in = BargeInConfig(
+            enabled=p.get("barge_in.enabled", True, "stop when a visitor talks over the robot"),
+            threshold_ms=p.get("barge_in.threshold_ms", 500, "visitor speech this long stops the robot"),
+            on_onset=p.get("barge_in.on_onset", "duck", "duck | pause: playback while undecided"),
+            duck_gain=p.get("barge_in.duck_gain", 0.15, "volume while ducked (0..1)"),
+            boundary_ms=p.get("barge_in.boundary_ms", 300.0, "finish the current word if it ends within this"),
+            transcript_wait_s=p.get("barge_in.transcript_wait_s", 1.5, "how long a short speech's words may take"),
+            extra_backchannels=tuple(p.get("barge_in.backchannels", [""], "more backchannel words")))
         p.warn_unknown()
+        if barge_in.on_onset not in ("duck", "pause"):
+            self.destroy_node()
+            raise ValueError(f"speaker: barge_in.on_onset must be duck or pause, not {barge_in.on_onset!r}")
         try:
             if engine == "sim":
                 self.engine = SilentEngine(ms_per_char, min_word_ms, sim_rate)
@@ -79,6 +91,11 @@ class Speaker(DriverNode):
         self._player: Optional[Player] = None
         self._call: Optional[ToolCall] = None
         self._wall_offset = 0.0  # ROS time - monotonic time, per utterance
+        self._barge_lock = threading.Lock()  # the controller is single-threaded
+        self.barge_in = BargeInController(barge_in, self._ros_now, self)
+        self.create_subscription(VoiceActivity, "voice/activity", self._on_activity, PLAYBACK_QOS)
+        self.create_subscription(Transcript, "voice/transcript", self._on_transcript, PLAYBACK_QOS)
+        self.create_timer(0.02, self._barge_tick)
         self.add_tool(self.speak, "Say something aloud to the visitor.", SPEAK_PARAMETERS,
                       acting=True, timeout_s=120.0, hooks={"on_interrupt_speak": "stop"})
         self.add_tool(self.stop, "Stop speaking now.", hidden=True)
@@ -150,12 +167,33 @@ class Speaker(DriverNode):
             self._cond.notify_all()
             return out
 
+    # --- barge-in (voice/activity, voice/transcript -> the controller -> this speaker) -----------
+    def _on_activity(self, msg: VoiceActivity) -> None:
+        kind = msg.event or ("onset" if msg.speaking else "offset")
+        stamp = msg.header.stamp.sec + msg.header.stamp.nanosec * 1e-9
+        with self._barge_lock:
+            self.barge_in.activity(kind, msg.t_speech_start, stamp)
+
+    def _on_transcript(self, msg: Transcript) -> None:
+        if msg.is_final and msg.source == "asr":
+            with self._barge_lock:
+                self.barge_in.transcript(msg.text, msg.t_speech_start)
+
+    def _barge_tick(self) -> None:
+        with self._barge_lock:
+            self.barge_in.tick()
+
+    def _barge_playback(self, playing: bool, text: str = "") -> None:
+        with self._barge_lock:
+            self.barge_in.playback(playing, text)
+
     # --- one utterance -------------------------------------------------------------------------
     def _ros_now(self) -> float:
         return self.get_clock().now().nanoseconds * 1e-9
 
     def _speak(self, call: ToolCall, text: str) -> dict:
         player = Player(self.frame_ms, clock=time.monotonic)
+        player_started = time.monotonic()
         errors: List[BaseException] = []
         with self._cond:
             self._wall_offset = self._ros_now() - time.monotonic()
@@ -165,6 +203,7 @@ class Speaker(DriverNode):
         synthesis.start()
         self.sink.begin(call.goal_id)
         published = (IDLE, 0)
+        watching = False
         try:
             while True:
                 with self._cond:
@@ -181,6 +220,9 @@ class Speaker(DriverNode):
                     done = player.done
                 if frame is not None:
                     self._play(frame, player.sample_rate)
+                    if not watching:
+                        watching = True
+                        self._barge_playback(True, text)
                 if (state, words) != published and state != IDLE or done:
                     published = (state, words)
                     self._report(call, player, text, state)
@@ -191,6 +233,7 @@ class Speaker(DriverNode):
                 if not player.done:
                     player.stop_now()
                 self._player, self._call = None, None
+            self._barge_playback(False)
             self.sink.end()
             # not joined: a chunk still being synthesized after a stop must not delay the result;
             # the thread sees the player done and ends after that chunk
@@ -199,9 +242,13 @@ class Speaker(DriverNode):
             raise ToolFailed(f"speech synthesis failed after {position} ms: "
                              f"{type(errors[0]).__name__}: {errors[0]}")
         complete = player.complete
+        result = {"heard_text": heard, "position_ms": position, "complete": complete}
         if not complete:
             call.request_cancel()  # cut short (barge-in, stop): the status is "cancelled"
-        return {"heard_text": heard, "position_ms": position, "complete": complete}
+            if any(action == "stop" and t >= self._wall_offset + player_started
+                   for t, action, _ in self.barge_in.log):
+                result["stopped_by"] = "visitor"  # barge-in: the visitor talked over the robot
+        return result
 
     def _synthesize(self, player: Player, chunks: List[str], call: ToolCall, errors: list) -> None:
         try:

@@ -12,7 +12,9 @@ import numpy as np
 from rclpy.node import Node
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 
-from phanthy.msg import AudioFrame, Transcript, VoiceActivity
+from phanthy.msg import AudioFrame, Transcript, VoiceActivity, WakeWord
+
+from phanthy_agent.core.backchannel import is_echo
 
 from phanthy_agent.ros.convert import from_time, header
 from phanthy_agent.ros.params import Params
@@ -20,6 +22,8 @@ from phanthy_agent.ros.params import Params
 from .asr import AsrResult, WhisperTranscriber
 from .utterance import Utterance, UtteranceTracker, Worker
 from .audio import RATE, resample
+from .echo_node import EchoFrontEnd, PlaybackWatcher
+from .wake import ListenGate, WakePhraseMatcher
 
 AUDIO_QOS = QoSProfile(depth=200, reliability=ReliabilityPolicy.RELIABLE)
 EVENTS_QOS = QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE)
@@ -42,7 +46,16 @@ class AsrNode(Node):
         speculative = p.get("speculative", True, "start transcribing at the VAD's pause hint")
         input_topic = p.get("input_topic", "audio/in", "microphone stream (phanthy/msg/AudioFrame)")
         self.partials = p.get("partials", False, "also publish speculative results with is_final=false")
+        listen_mode = p.get("listen_mode", "always", "always | wake_word (transcripts only after a wake word)")
+        phrases = p.get("wake.phrases", ["hey robot", "hey jarvis"], "wake phrases recognised in transcripts")
+        window_s = p.get("wake.window_s", 8.0, "wake_word mode: listening window after a wake (s)")
+        two_stage = p.get("wake.two_stage", False, "a wake word counts only if the transcript starts with it")
+        self.echo_overlap = p.get("echo.min_overlap", 0.7, "drop transcripts this much made of words being played")
+        self.echo = EchoFrontEnd(self, p)
         self.params.warn_unknown()
+        self.listen_gate = ListenGate(listen_mode, window_s, self._now, WakePhraseMatcher(phrases), two_stage,
+                                      on_transcript_wake=self._transcript_wake)
+        self.playback = PlaybackWatcher(self)
         try:
             self.transcriber = transcriber or WhisperTranscriber(
                 model, compute_type=compute_type, cpu_threads=cpu_threads, window_s=window_s,
@@ -62,13 +75,27 @@ class AsrNode(Node):
             depth=100, reliability=ReliabilityPolicy.RELIABLE))
         self.create_subscription(AudioFrame, input_topic, self._on_audio, AUDIO_QOS)
         self.create_subscription(VoiceActivity, "voice/activity", self._on_activity, EVENTS_QOS)
+        self.create_subscription(WakeWord, "voice/wake", self._on_wake, EVENTS_QOS)
+        self._wake_pub = self.create_publisher(WakeWord, "voice/wake", EVENTS_QOS)
         self.create_timer(0.1, self.tracker.poll)  # jobs waiting for audio that never came
 
-    # --- hook ------------------------------------------------------------------------------
-    def gate(self, text: str) -> Optional[str]:
-        """HOOK (wake-word gating goes here): the text to publish, or None to publish nothing.
-        Called for every final and partial transcript that passed the garbage rules."""
-        return text
+    # --- which transcripts reach the agent ----------------------------------------------------
+    def gate(self, utterance: Utterance) -> Optional[str]:
+        """The text to publish, or None: the robot's own words (echo) and, in wake_word mode,
+        speech outside a listening window are not for the agent; a leading wake phrase is
+        stripped."""
+        played = self.playback.log.texts_around(utterance.t_speech_start, utterance.t_speech_end)
+        if played and is_echo(utterance.text, played, self.echo_overlap):
+            self.get_logger().info(f"echo of the robot's own words dropped: {utterance.text!r}")
+            return None
+        return self.listen_gate.admit(utterance.text, utterance.t_speech_end)
+
+    def _on_wake(self, msg: WakeWord) -> None:
+        if msg.source != "transcript":
+            self.listen_gate.on_wake(from_time(msg.header.stamp), msg.keyword)
+
+    def _transcript_wake(self, phrase: str, t: float) -> None:
+        self._wake_pub.publish(WakeWord(header=header(t), keyword=phrase, score=1.0, source="transcript"))
 
     # --- in --------------------------------------------------------------------------------
     def _now(self) -> float:
@@ -80,10 +107,14 @@ class AsrNode(Node):
             samples = samples[: len(samples) - len(samples) % msg.channels].reshape(-1, msg.channels)[:, 0]
         if msg.sample_rate and msg.sample_rate != RATE:
             samples = resample(samples, int(msg.sample_rate), RATE)
-        self.tracker.push_audio(from_time(msg.header.stamp), samples)
+        stamp, samples = self.echo.clean(from_time(msg.header.stamp), samples)
+        if len(samples):
+            self.tracker.push_audio(stamp, samples)
 
     def _on_activity(self, msg: VoiceActivity) -> None:
         kind = msg.event or ("onset" if msg.speaking else "offset")  # v1 publishers: speaking only
+        if msg.speaking:
+            self.listen_gate.on_speech(from_time(msg.header.stamp))
         self.tracker.on_event(kind, from_time(msg.header.stamp), msg.t_speech_start, int(msg.silence_ms),
                               msg.t_detected)
 
@@ -98,7 +129,7 @@ class AsrNode(Node):
             t_eos_detected=utterance.t_eos_detected, t_ready=utterance.t_ready)
 
     def _publish_final(self, utterance: Utterance) -> None:
-        text = self.gate(utterance.text)
+        text = self.gate(utterance)
         if text is None:
             self.get_logger().info(f"gated: {utterance.text!r}")
             return
@@ -109,7 +140,7 @@ class AsrNode(Node):
             f"asr {utterance.result.latency_ms:.0f} ms{', speculative' if utterance.speculative else ''})")
 
     def _publish_partial(self, utterance: Utterance) -> None:
-        text = self.gate(utterance.text)
+        text = self.gate(utterance)
         if text is not None:
             self._pub.publish(self._message(utterance, text, False))
 

@@ -12,7 +12,7 @@ synthetic room path) and stays converged while the room stays the same. Pure (no
 from __future__ import annotations
 
 import logging
-from typing import Optional
+from typing import Dict, List
 
 import numpy as np
 from speexdsp import EchoCanceller as SpeexEchoCanceller
@@ -111,5 +111,24 @@ class MicEchoCanceller:
         return t0, out
 
 
-def maybe_canceller(enabled: bool, **kwargs) -> Optional[MicEchoCanceller]:
-    return MicEchoCanceller(**kwargs) if enabled else None
+class PlaybackLog:
+    """What the speaker said and when (speaker/playback), to recognise the robot's own words
+    in a transcript: reference-aware gating at the text level, for the echo the canceller missed
+    (mostly in its first seconds, before it has converged)."""
+
+    def __init__(self, keep_s: float = 30.0):
+        self._keep_s = keep_s
+        self._utterances: Dict[str, list] = {}  # id -> [text, t_first, t_last]
+
+    def update(self, utterance_id: str, text: str, state: str, t: float) -> None:
+        if not utterance_id or state not in ("playing", "paused", "stopped", "idle"):
+            return
+        entry = self._utterances.setdefault(utterance_id, [text, t, t])
+        entry[2] = t
+        for uid in [u for u, (_, _, last) in self._utterances.items() if t - last > self._keep_s]:
+            del self._utterances[uid]
+
+    def texts_around(self, t0: float, t1: float, margin_s: float = 1.0) -> List[str]:
+        """Texts being played during [t0 - margin, t1 + margin]."""
+        return [text for text, first, last in self._utterances.values()
+                if first - margin_s <= t1 and t0 <= last + margin_s]

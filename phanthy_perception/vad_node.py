@@ -19,6 +19,7 @@ from phanthy_agent.ros.convert import from_time, header
 from phanthy_agent.ros.params import Params
 
 from .audio import RATE, resample
+from .echo_node import EchoFrontEnd
 from .vad import SileroVad, VadEvent, VadSegmenter, VadStream
 
 AUDIO_QOS = QoSProfile(depth=200, reliability=ReliabilityPolicy.RELIABLE)
@@ -32,6 +33,7 @@ class VadNode(Node):
         super().__init__("vad", automatically_declare_parameters_from_overrides=True, **kwargs)
         self.params = Params(self)
         try:
+            self.echo = EchoFrontEnd(self, self.params)
             self.stream, topic = self._configure(self.params)
         except ValueError:  # bad parameter or model: a clear error at start, no half-built node
             self.destroy_node()
@@ -83,7 +85,8 @@ class VadNode(Node):
         samples = self._samples(msg)
         if samples is not None:
             self._last_frame = time.monotonic()
-            for event in self.stream.push(from_time(msg.header.stamp), samples):
+            stamp, samples = self.echo.clean(from_time(msg.header.stamp), samples)
+            for event in self.stream.push(stamp, samples) if len(samples) else ():
                 self._publish(event)
         self.busy_s += time.perf_counter() - start
 

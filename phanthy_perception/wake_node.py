@@ -28,9 +28,6 @@ class WakeWordNode(Node):
         super().__init__("wake_word", automatically_declare_parameters_from_overrides=True, **kwargs)
         self.params = Params(self)
         models = self.params.get("models", ["hey_jarvis"], "openWakeWord bundled model names or .onnx paths")
-        raw = self.get_parameter("models").value
-        if isinstance(raw, str):  # `models: hey_jarvis` (or "a, b") in YAML is a string, not a list
-            models = [m.strip() for m in raw.split(",") if m.strip()]
         threshold = self.params.get("threshold", 0.5, "score (0..1) at which a wake word fires")
         refractory_s = self.params.get("refractory_s", 2.0, "quiet time after a detection, per keyword")
         topic = self.params.get("input_topic", "audio/in", "AudioFrame topic to listen to")

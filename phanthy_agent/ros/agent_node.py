@@ -17,7 +17,7 @@ from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 
 from phanthy.msg import (AgentEvent, AgentState, Event as EventMsg, PeerAnnounce, Playback,
-                         RobotStatus, ToolManifest, TurnRecord)
+                         RobotStatus, ToolManifest, TurnRecord, VoiceActivity)
 
 from ..brains.factory import BrainSettings, make_brain
 from ..core.agent import AgentConfig, AgentCore
@@ -68,7 +68,10 @@ class AgentNode(Node):
                                            "wait this long for drivers to confirm a cancel"),
             session=p.get("agent.session", "main", "conversation session name"),
             history_turns=p.get("agent.history_turns", 12, "turns kept in history"),
-            history_chars=p.get("agent.history_chars", 24000, "history size bound"))
+            history_chars=p.get("agent.history_chars", 24000, "history size bound"),
+            transcript_grace_s=p.get("agent.transcript_grace_s", 2.0,
+                                     "after a visitor stops speaking, wait this long for their words"),
+            listen_hold_max_s=p.get("agent.listen_hold_max_s", 15.0, "bound on waiting for a speaking visitor"))
         identity = p.get("agent.identity", "", "system prompt text (overrides identity_file)")
         identity_file = p.get("agent.identity_file", "", "file with the system prompt")
         environment_file = p.get("agent.environment_file", "museum.md", "static environment description")
@@ -114,6 +117,7 @@ class AgentNode(Node):
         self.create_subscription(RobotStatus, "phanthy/robot_status", self._on_robot_status, LATCHED)
         self.create_subscription(PeerAnnounce, "/phanthy/peers", self._on_peer, RELIABLE)
         self.create_subscription(Playback, playback_topic, self._on_playback, RELIABLE)
+        self.create_subscription(VoiceActivity, "voice/activity", self._on_voice_activity, RELIABLE)
         self.create_timer(1.0, self._expire_peers)
 
         self._thread.start()
@@ -127,6 +131,10 @@ class AgentNode(Node):
 
     def _on_manifest(self, msg: ToolManifest) -> None:
         self._loop.call_soon_threadsafe(self.core.update_manifest, msg.driver, msg.tools_json)
+
+    def _on_voice_activity(self, msg: VoiceActivity) -> None:
+        if msg.event in ("onset", "offset", ""):
+            self._loop.call_soon_threadsafe(self.core.voice_activity, bool(msg.speaking))
 
     def _on_playback(self, msg: Playback) -> None:
         self._loop.call_soon_threadsafe(self.core.playback, msg.utterance_id, msg.state, msg.heard_text)

@@ -1,0 +1,130 @@
+"""When to stop, on the speaker's barge-in controller with a fake clock and a fake speaker."""
+
+import pytest
+
+from phanthy_drivers.barge_in import BargeInConfig, BargeInController, Phase
+
+
+class FakeSpeaker:
+    def __init__(self):
+        self.calls = []
+
+    def duck(self, gain):
+        self.calls.append(("duck", gain))
+        return True
+
+    def pause_playback(self):
+        self.calls.append(("pause",))
+        return True
+
+    def resume_playback(self):
+        self.calls.append(("resume",))
+        return True
+
+    def stop_at_boundary(self, max_wait_ms):
+        self.calls.append(("stop", max_wait_ms))
+        return 0.0
+
+
+class Clock:
+    t = 100.0
+
+    def __call__(self):
+        return self.t
+
+
+@pytest.fixture
+def rig():
+    clock, speaker = Clock(), FakeSpeaker()
+    controller = BargeInController(BargeInConfig(), clock, speaker)
+    controller.playback(True, "The dinosaur hall is on the left. Our T rex is called Stan.")
+    return clock, speaker, controller
+
+
+def test_an_onset_ducks_at_once_and_long_speech_commits_a_stop_at_a_word_boundary(rig):
+    clock, speaker, c = rig
+    c.activity("onset", t_speech_start=99.95, t=99.95)
+    assert speaker.calls == [("duck", 0.15)]
+    clock.t = 100.3
+    c.tick()
+    assert c.phase is Phase.HELD
+    clock.t = 100.46
+    c.tick()
+    assert c.phase is Phase.COMMITTED and speaker.calls[-1] == ("stop", 300.0)
+
+
+def test_a_backchannel_resumes_at_its_pause_and_never_stops_the_robot(rig):
+    clock, speaker, c = rig
+    c.activity("onset", 100.0, 100.0)
+    clock.t = 100.5
+    c.activity("pause", 100.0, 100.3)  # 300 ms of "mm-hm", silence began
+    assert speaker.calls == [("duck", 0.15), ("duck", 1.0)], "back to full volume at the pause"
+    clock.t = 100.9
+    c.transcript("Mm-hmm.", t_speech_start=100.0)
+    assert c.phase is Phase.WATCHING and all(call[0] != "stop" for call in speaker.calls)
+
+
+def test_a_short_command_stops_the_robot_when_its_words_arrive(rig):
+    clock, speaker, c = rig
+    c.activity("onset", 100.0, 100.0)
+    clock.t = 100.55
+    c.activity("pause", 100.0, 100.35)
+    clock.t = 100.8
+    c.transcript("Stop!", t_speech_start=100.0)
+    assert c.phase is Phase.COMMITTED and speaker.calls[-1][0] == "stop"
+
+
+def test_the_robots_own_words_coming_back_are_not_an_interruption(rig):
+    clock, speaker, c = rig
+    c.activity("onset", 100.0, 100.0)
+    clock.t = 100.4
+    c.activity("pause", 100.0, 100.2)
+    clock.t = 100.9
+    c.transcript("the dinosaur hall is on the", t_speech_start=100.0)
+    assert c.phase is Phase.WATCHING and all(call[0] != "stop" for call in speaker.calls)
+
+
+def test_a_cough_without_words_is_let_go(rig):
+    clock, speaker, c = rig
+    c.activity("onset", 100.0, 100.0)
+    clock.t = 100.45
+    c.activity("pause", 100.0, 100.3)
+    clock.t = 102.0
+    c.tick()
+    assert c.phase is Phase.WATCHING and c.segment is None
+    assert [a for _, a, _ in c.log] == ["duck", "resume", "gave up"]
+
+
+def test_pause_mode_pauses_then_finishes_the_word_before_stopping():
+    clock, speaker = Clock(), FakeSpeaker()
+    c = BargeInController(BargeInConfig(on_onset="pause"), clock, speaker)
+    c.playback(True, "hello there")
+    c.activity("onset", 100.0, 100.0)
+    clock.t = 100.6
+    c.tick()
+    assert speaker.calls == [("pause",), ("resume",), ("stop", 300.0)]
+
+
+def test_nothing_happens_when_the_robot_is_not_speaking_or_barge_in_is_off():
+    clock, speaker = Clock(), FakeSpeaker()
+    c = BargeInController(BargeInConfig(), clock, speaker)
+    c.activity("onset", 100.0, 100.0)
+    off = BargeInController(BargeInConfig(enabled=False), clock, speaker)
+    off.playback(True, "x")
+    off.activity("onset", 100.0, 100.0)
+    clock.t = 101.0
+    c.tick(), off.tick()
+    assert speaker.calls == []
+
+
+def test_speech_that_resumes_after_a_pause_is_held_again_and_can_commit(rig):
+    clock, speaker, c = rig
+    c.activity("onset", 100.0, 100.0)
+    clock.t = 100.35
+    c.activity("pause", 100.0, 100.2)
+    clock.t = 100.45
+    c.activity("resume", 100.0, 100.45)
+    assert c.phase is Phase.HELD and speaker.calls[-1] == ("duck", 0.15)
+    clock.t = 100.6
+    c.tick()
+    assert c.phase is Phase.COMMITTED
