@@ -1,12 +1,20 @@
 """When to stop: the speaker's barge-in controller. Pure (no ROS), driven by an injected clock.
 
-While the robot speaks and a visitor starts talking (VAD onset), playback ducks (or pauses) at
-once. The interruption is then committed, and the speech stopped at the next word boundary if
-one is near (<= boundary_ms) else at once, when
-  - the visitor's speech lasts threshold_ms (the agent's barge_in_threshold_ms), or
-  - its transcript is neither a backchannel ("yeah", "mm-hm") nor the robot's own words (echo).
-Otherwise playback comes back: as soon as a short speech pauses (the VAD's pause hint, ~160 ms of
-silence: backchannels resume fast), or when a short speech yields no words in
+While the robot speaks and a visitor starts talking (VAD onset), playback pauses (or ducks) at
+once. Pausing is the default: while the decision is pending the microphone then hears the
+visitor only, not the robot (the VAD is level-blind: a ducked echo kept the visitor's "speech"
+going in tests). The interruption is then committed (paused: the speech ends where it paused;
+ducked: it finishes the word it was on if that ends within boundary_ms, else stops at once) when
+  - the visitor's words so far (the ASR's early transcript, ~0.6 s into their speech, or the
+    final one) are neither a backchannel ("yeah", "mm-hm") nor the robot's own words (echo), or
+  - the speech lasts commit_after_ms whatever its words.
+Words count only when the recognizer is fairly sure of them (confidence >= min_confidence):
+on hums Whisper tiny.en invents words with low confidence ("mm-hm" -> "And I'm at camp", 0.25;
+measured 0.23-0.37 on synthesized mm-hm/uh-huh/hmm/mhm, 0.40-0.82 on short commands and
+sentences). Duration alone is not enough below commit_after_ms: synthesized "mm-hm" lasts 0.64-0.86 s (espeak-ng,
+piper), longer than the agent's 500 ms barge_in_threshold_ms, and a listener's "mmmm-hmm" is
+not a request to stop. Otherwise playback comes back: as soon as a short speech pauses (the
+VAD's pause hint, ~160 ms of silence: backchannels resume fast), or when it yields no words in
 transcript_wait_s (a cough, a door). A transcript arriving after that can still commit.
 """
 
@@ -32,12 +40,14 @@ class SpeakerControl(Protocol):
 @dataclasses.dataclass(frozen=True)
 class BargeInConfig:
     enabled: bool = True
-    threshold_ms: int = 500  # visitor speech this long commits the interruption
-    on_onset: str = "duck"  # duck | pause: what playback does while undecided
+    commit_after_ms: int = 1500  # visitor speech this long commits the interruption, whatever its words
+    min_confidence: float = 0.4  # words the recognizer is less sure of do not commit
+    on_onset: str = "pause"  # pause | duck: what playback does while undecided
     duck_gain: float = 0.15  # about -16 dB
     boundary_ms: float = 300.0  # finish the current word if it ends within this
     transcript_wait_s: float = 1.5  # after a short speech, how long its words may take
     late_commit_s: float = 2.5  # a transcript this long after a release can still commit
+    onset_lookback_s: float = 0.1  # VAD onsets arrive 60-150 ms after the speech started
     extra_backchannels: Tuple[str, ...] = ()
 
 
@@ -83,29 +93,39 @@ class BargeInController:
             return
         now = self._clock()
         if kind == "onset":
-            self.segment = Segment(t_start=t_speech_start or t or now, t_onset=now)
+            # The VAD's padded start can lie far back when the probability hovered below the
+            # threshold for a while (a residual echo does): count the speech from at most
+            # onset_lookback_s before the onset reached us.
+            start = max(t_speech_start or t or now, now - self.config.onset_lookback_s)
+            self.segment = Segment(t_start=start, t_onset=now)
             if self.phase is not Phase.HELD:
                 self._hold("visitor started speaking")
         elif kind in ("pause", "offset") and self.phase is Phase.HELD and self.segment is not None:
             self.segment.t_end = t or now
-            if self._speech_s(self.segment.t_end) * 1000 >= self.config.threshold_ms:
+            if self._speech_s(self.segment.t_end) * 1000 >= self.config.commit_after_ms:
                 self._commit(f"{self._speech_s(self.segment.t_end) * 1000:.0f} ms of speech")
-            else:  # short so far: back to normal at once, decide on its words
-                self._release("short speech paused", waiting=True)
+            else:  # back to normal at once, decide on its words
+                self._release("the visitor paused", waiting=True)
         elif kind == "resume" and self.phase is Phase.WAITING and self.segment is not None:
             self.segment.t_end = 0.0
             self._hold("visitor speaks again")
 
-    def transcript(self, text: str, t_speech_start: float = 0.0) -> None:
-        """A final transcript of the visitor's speech."""
+    def transcript(self, text: str, t_speech_start: float = 0.0, final: bool = True,
+                   confidence: float = -1.0) -> None:
+        """A transcript of the visitor's speech: final, or the early one of ongoing speech
+        (confidence 0..1, -1 unknown)."""
         if not self.config.enabled or self.phase in (Phase.IDLE, Phase.COMMITTED):
             return
         if not self._concerns_us(t_speech_start):
             return
         if is_echo(text, self._played):
             self._release(f"echo of our own words: {text!r}")
-        elif is_backchannel(text, self.config.extra_backchannels):
-            self._release(f"backchannel: {text!r}")
+        elif is_backchannel(text, self.config.extra_backchannels) or \
+                0.0 <= confidence < self.config.min_confidence:
+            if final:
+                self._release(f"a backchannel or unclear: {text!r} ({confidence:.2f})")
+            else:
+                self._note("listen", f"no request so far: {text!r} ({confidence:.2f})")
         else:
             self._commit(f"the visitor said {text!r}")
 
@@ -115,8 +135,8 @@ class BargeInController:
             return
         now = self._clock()
         if self.phase is Phase.HELD and not self.segment.t_end \
-                and (now - self.segment.t_start) * 1000 >= self.config.threshold_ms:
-            self._commit(f"speech longer than {self.config.threshold_ms} ms")
+                and (now - self.segment.t_start) * 1000 >= self.config.commit_after_ms:
+            self._commit(f"speech longer than {self.config.commit_after_ms} ms")
         elif self.phase is Phase.WAITING and now - self.segment.released_at > self.config.transcript_wait_s:
             self.phase, self.segment = Phase.WATCHING, None
             self._note("gave up", "no words came (a cough, a noise)")
@@ -155,9 +175,9 @@ class BargeInController:
 
     def _commit(self, why: str) -> None:
         self.phase = Phase.COMMITTED
-        if self.config.on_onset == "pause":
-            self._speaker.resume_playback()  # finish the word it was on, then stop
-        stop_at = self._speaker.stop_at_boundary(self.config.boundary_ms)
+        # paused: stay silent (the stop is where it paused); ducked: finish the word, then stop
+        wait_ms = 0.0 if self.config.on_onset == "pause" else self.config.boundary_ms
+        stop_at = self._speaker.stop_at_boundary(wait_ms)
         self._note("stop", f"{why}; stopping at {stop_at}")
 
     def _note(self, action: str, why: str) -> None:

@@ -22,6 +22,7 @@ MAX_MESSAGE_CHARS = 2000
 
 
 class PeersDriver(DriverNode):
+    needs_threads = False  # its tools answer at once: a single-threaded executor is enough
     def __init__(self, **kwargs):
         super().__init__("peers", automatically_declare_parameters_from_overrides=True, **kwargs)
         p = self.params = Params(self)

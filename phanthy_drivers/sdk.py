@@ -69,6 +69,9 @@ class ToolCall:
 
 
 class DriverNode(Node):
+    # Tool handlers run for seconds on executor threads; cancels and other calls must get through.
+    needs_threads = True
+
     def __init__(self, driver: str, node_name: Optional[str] = None, **node_kwargs):
         super().__init__(node_name or driver, **node_kwargs)
         self.driver = driver

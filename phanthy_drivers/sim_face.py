@@ -19,6 +19,7 @@ LED_COLORS = {"on_wake": "white", "on_hearing": "blue", "on_thinking": "amber",
 
 
 class SimStateDisplay(DriverNode):
+    needs_threads = False  # its tools answer at once: a single-threaded executor is enough
     def __init__(self, name: str = "face", states=None, **kwargs):
         super().__init__(name, automatically_declare_parameters_from_overrides=True, **kwargs)
         self.params = Params(self)

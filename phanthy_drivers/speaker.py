@@ -61,11 +61,13 @@ class Speaker(DriverNode):
         sim_rate = p.get("sample_rate", 16000, "engine=sim: sample rate of its silence on audio/out")
         barge_in = BargeInConfig(
             enabled=p.get("barge_in.enabled", True, "stop when a visitor talks over the robot"),
-            threshold_ms=p.get("barge_in.threshold_ms", 500, "visitor speech this long stops the robot"),
-            on_onset=p.get("barge_in.on_onset", "duck", "duck | pause: playback while undecided"),
+            commit_after_ms=p.get("barge_in.commit_after_ms", 1500,
+                                  "visitor speech this long stops the robot whatever its words"),
+            on_onset=p.get("barge_in.on_onset", "pause", "pause | duck: playback while undecided"),
             duck_gain=p.get("barge_in.duck_gain", 0.15, "volume while ducked (0..1)"),
             boundary_ms=p.get("barge_in.boundary_ms", 300.0, "finish the current word if it ends within this"),
             transcript_wait_s=p.get("barge_in.transcript_wait_s", 1.5, "how long a short speech's words may take"),
+            min_confidence=p.get("barge_in.min_confidence", 0.4, "words recognized less surely do not stop the robot"),
             extra_backchannels=tuple(p.get("barge_in.backchannels", [""], "more backchannel words")))
         p.warn_unknown()
         if barge_in.on_onset not in ("duck", "pause"):
@@ -93,9 +95,13 @@ class Speaker(DriverNode):
         self._wall_offset = 0.0  # ROS time - monotonic time, per utterance
         self._barge_lock = threading.Lock()  # the controller is single-threaded
         self.barge_in = BargeInController(barge_in, self._ros_now, self)
-        self.create_subscription(VoiceActivity, "voice/activity", self._on_activity, PLAYBACK_QOS)
-        self.create_subscription(Transcript, "voice/transcript", self._on_transcript, PLAYBACK_QOS)
-        self.create_timer(0.02, self._barge_tick)
+        # reentrant (guarded by _barge_lock): an exclusive group would make the multi-threaded
+        # executor spin while one of these runs (see phanthy_drivers.runtime.NodeGroup)
+        self.create_subscription(VoiceActivity, "voice/activity", self._on_activity, PLAYBACK_QOS,
+                                 callback_group=self._group)
+        self.create_subscription(Transcript, "voice/transcript", self._on_transcript, PLAYBACK_QOS,
+                                 callback_group=self._group)
+        self.create_timer(0.02, self._barge_tick, callback_group=self._group)
         self.add_tool(self.speak, "Say something aloud to the visitor.", SPEAK_PARAMETERS,
                       acting=True, timeout_s=120.0, hooks={"on_interrupt_speak": "stop"})
         self.add_tool(self.stop, "Stop speaking now.", hidden=True)
@@ -175,9 +181,10 @@ class Speaker(DriverNode):
             self.barge_in.activity(kind, msg.t_speech_start, stamp)
 
     def _on_transcript(self, msg: Transcript) -> None:
-        if msg.is_final and msg.source == "asr":
+        if msg.source == "asr":
             with self._barge_lock:
-                self.barge_in.transcript(msg.text, msg.t_speech_start)
+                self.barge_in.transcript(msg.text, msg.t_speech_start, final=msg.is_final,
+                                         confidence=float(msg.confidence))
 
     def _barge_tick(self) -> None:
         with self._barge_lock:

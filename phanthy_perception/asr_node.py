@@ -51,6 +51,9 @@ class AsrNode(Node):
         window_s = p.get("wake.window_s", 8.0, "wake_word mode: listening window after a wake (s)")
         two_stage = p.get("wake.two_stage", False, "a wake word counts only if the transcript starts with it")
         self.echo_overlap = p.get("echo.min_overlap", 0.7, "drop transcripts this much made of words being played")
+        early_ms = p.get("early_transcript_ms", 600,
+                         "while the robot speaks: transcribe a visitor's ongoing speech after this long "
+                         "(a partial Transcript the speaker's barge-in decides on; 0 = off)")
         self.echo = EchoFrontEnd(self, p)
         self.params.warn_unknown()
         self.listen_gate = ListenGate(listen_mode, window_s, self._now, WakePhraseMatcher(phrases), two_stage,
@@ -70,7 +73,8 @@ class AsrNode(Node):
         self.tracker = UtteranceTracker(
             self.transcriber.transcribe, self._now, self._publish_final, submit=self._worker.submit,
             speculative=speculative, on_partial=self._publish_partial if self.partials else None,
-            on_dropped=self._on_dropped)
+            on_dropped=self._on_dropped, early_after_s=early_ms / 1000.0,
+            early_wanted=lambda: self.playback.log.playing(), on_early=self._publish_early)
         self._pub = self.create_publisher(Transcript, "voice/transcript", QoSProfile(
             depth=100, reliability=ReliabilityPolicy.RELIABLE))
         self.create_subscription(AudioFrame, input_topic, self._on_audio, AUDIO_QOS)
@@ -143,6 +147,12 @@ class AsrNode(Node):
         text = self.gate(utterance)
         if text is not None:
             self._pub.publish(self._message(utterance, text, False))
+
+    def _publish_early(self, utterance: Utterance) -> None:
+        """What a visitor has said so far while the robot speaks (is_final=false): the speaker's
+        barge-in controller reads it; the collector does not forward partials to the agent."""
+        self._pub.publish(self._message(utterance, utterance.text, False))
+        self.get_logger().info(f"early: {utterance.text!r} after {utterance.duration_ms} ms of speech")
 
     def _on_dropped(self, utterance: Utterance, reason: str) -> None:
         self.get_logger().info(f"dropped {utterance.text!r}: {reason}")

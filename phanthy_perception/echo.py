@@ -18,6 +18,7 @@ import numpy as np
 from speexdsp import EchoCanceller as SpeexEchoCanceller
 
 from .audio import RATE, resample
+from .vad import VadEvent
 
 log = logging.getLogger(__name__)
 
@@ -119,16 +120,130 @@ class PlaybackLog:
     def __init__(self, keep_s: float = 30.0):
         self._keep_s = keep_s
         self._utterances: Dict[str, list] = {}  # id -> [text, t_first, t_last]
+        self._state = ("idle", 0.0)  # the newest state and when
 
     def update(self, utterance_id: str, text: str, state: str, t: float) -> None:
         if not utterance_id or state not in ("playing", "paused", "stopped", "idle"):
             return
         entry = self._utterances.setdefault(utterance_id, [text, t, t])
         entry[2] = t
+        self._state = (state, t)
         for uid in [u for u, (_, _, last) in self._utterances.items() if t - last > self._keep_s]:
             del self._utterances[uid]
+
+    def playing(self) -> bool:
+        """Is the robot speaking now (as far as the last Playback said)?"""
+        return self._state[0] in ("playing", "paused")
 
     def texts_around(self, t0: float, t1: float, margin_s: float = 1.0) -> List[str]:
         """Texts being played during [t0 - margin, t1 + margin]."""
         return [text for text, first, last in self._utterances.values()
                 if first - margin_s <= t1 and t0 <= last + margin_s]
+
+
+def echo_fraction(mic: np.ndarray, reference: np.ndarray) -> float:
+    """How much of a microphone window a delayed copy of the reference explains: the largest
+    squared normalized cross-correlation over every alignment (0..1). `reference` starts up to
+    the largest expected echo delay before `mic` and is that much longer."""
+    m = mic.astype(np.float64)
+    r = reference.astype(np.float64)
+    n, lags = len(m), len(r) - len(m) + 1
+    m_energy = float(np.dot(m, m))
+    if n == 0 or lags < 1 or m_energy <= 0.0 or not np.any(r):
+        return 0.0
+    size = 1 << int(np.ceil(np.log2(len(r) + n)))
+    # dots[s] = sum_i r[s + i] * m[i], for every start s of a reference window
+    dots = np.fft.irfft(np.fft.rfft(r, size) * np.conj(np.fft.rfft(m, size)), size)[:lags]
+    cumulative = np.concatenate([[0.0], np.cumsum(r * r)])
+    r_energy = cumulative[n:n + lags] - cumulative[:lags]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rho2 = np.where(r_energy > 1e-9, dots * dots / (m_energy * r_energy), 0.0)
+    return float(np.clip(np.max(rho2), 0.0, 1.0))
+
+
+class EchoGate:
+    """Double-talk detection on the VAD's events while the robot plays. The VAD is level-blind,
+    so it fires on whatever echo the canceller has not removed yet (mostly in its first
+    seconds). Speech heard while the robot plays counts as the visitor's only if it is clearly
+    louder than the room's noise floor AND the delayed reference does not explain it
+    (echo_fraction < threshold over the speech so far, at least min_window_s of it). Otherwise
+    the segment's events are held back; while holding back, the gate re-checks every
+    recheck_s and lets an onset through once someone talks over the robot."""
+
+    def __init__(self, canceller: "MicEchoCanceller", threshold: float = 0.5, min_window_s: float = 0.15,
+                 max_window_s: float = 0.5, max_delay_s: float = 0.25, recheck_s: float = 0.1,
+                 loud_db: float = 6.0):
+        self.canceller, self.threshold = canceller, threshold
+        self.min_window_s, self.max_window_s = min_window_s, max_window_s
+        self.max_delay_s, self.recheck_s = max_delay_s, recheck_s
+        self.loud = 10 ** (loud_db / 20.0)
+        self.mic = ReferenceBuffer(seconds=2.0)  # the raw microphone, same time indexing
+        self.noise_floor = 0.0  # RMS of the quietest recent microphone frames
+        self.suppressed = False
+        self._pause_t = 0.0  # silence start of the current segment's last pause
+        self._last_check = 0.0
+        self.held_back = 0  # onsets recognised as echo (for logs and benchmarks)
+
+    def add_mic(self, stamp: float, samples: np.ndarray) -> None:
+        self.mic.add(stamp, samples, RATE)
+        rms = float(np.sqrt(np.mean(samples.astype(np.float64) ** 2))) if len(samples) else 0.0
+        # a minimum tracker that drifts up slowly: follows the noise, ignores speech
+        self.noise_floor = rms if self.noise_floor == 0.0 else min(rms, self.noise_floor * 1.002 + 0.01)
+
+    def fraction(self, t0: float, t1: float) -> tuple:
+        """(share of the microphone over [t0, t1] the delayed reference explains, its RMS)."""
+        n = max(1, int((t1 - t0) * RATE))
+        lag = int((self.max_delay_s + self.canceller.delay_s) * RATE)
+        mic = self.mic.window(t0, n)
+        ref = self.canceller.reference.window(t0 - self.max_delay_s - self.canceller.delay_s, n + lag)
+        rms = float(np.sqrt(np.mean(mic.astype(np.float64) ** 2)))
+        return echo_fraction(mic, ref), rms
+
+    def _visitor(self, t_start: float, t: float) -> tuple:
+        """Is the speech in [t_start, t] someone else's? (decision, explained share, rms)"""
+        t0 = min(t - self.min_window_s, max(t_start, t - self.max_window_s))
+        explained, rms = self.fraction(t0, t)
+        loud = rms > self.noise_floor * self.loud
+        return loud and explained < self.threshold, explained, rms
+
+    def filter(self, events: list, t_now: float) -> list:
+        """The events to publish (VadEvents in, VadEvents out)."""
+        out = []
+        for event in events:
+            if event.kind == "onset":
+                self._pause_t = 0.0
+                if self.canceller.playing(event.t_detected):
+                    visitor, explained, rms = self._visitor(event.t_speech_start, event.t_detected)
+                    if not visitor:
+                        self._hold_back(event, explained, rms)
+                        continue
+                out.append(event)
+            elif self.suppressed:
+                if event.kind == "offset":
+                    self.suppressed = False
+            elif event.kind == "pause":
+                self._pause_t = event.t
+                out.append(event)
+            elif event.kind == "resume" and self._pause_t and self.canceller.playing(event.t_detected) \
+                    and not self._visitor(event.t, event.t_detected)[0]:
+                # The visitor paused and the robot's voice (back after a barge-in pause) is what
+                # "resumed": for listeners the visitor's speech ended at the pause.
+                out.append(VadEvent("offset", self._pause_t, event.t_speech_start,
+                                    int((event.t_detected - self._pause_t) * 1000), event.t_detected,
+                                    event.probability))
+                self._hold_back(event, *self._visitor(event.t, event.t_detected)[1:])
+            else:
+                out.append(event)
+        if self.suppressed and t_now - self._last_check >= self.recheck_s:
+            self._last_check = t_now
+            if not self.canceller.playing(t_now) or self._visitor(t_now - self.max_window_s, t_now)[0]:
+                self.suppressed = False
+                # someone talks over the robot while the VAD was already hearing its echo
+                out.append(VadEvent("onset", t_now - 0.1, t_now - 0.1, 0, t_now, 1.0))
+        return out
+
+    def _hold_back(self, event, explained: float, rms: float) -> None:
+        self.suppressed, self._last_check = True, event.t_detected
+        self.held_back += 1
+        log.info("speech at %.2f held back as the robot's own voice (reference explains %.2f, "
+                 "rms %.0f, floor %.0f)", event.t, explained, rms, self.noise_floor)

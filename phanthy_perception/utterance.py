@@ -93,6 +93,7 @@ class _Job:
     def __init__(self, start: float, end: float, t0: float, t1: float, requested: float, speculative: bool):
         self.start, self.end, self.t0, self.t1 = start, end, t0, t1  # speech (so far); audio to transcribe
         self.requested, self.speculative = requested, speculative
+        self.early = False  # an early look at ongoing speech, never the final transcript
         self.dropped = False
         self.result: Optional[AsrResult] = None
         self.t_done = 0.0
@@ -119,7 +120,9 @@ class UtteranceTracker:
                  submit: Optional[Callable[[Callable[[], None]], None]] = None, speculative: bool = True,
                  on_partial: Optional[Callable[[Utterance], None]] = None,
                  on_dropped: Optional[Callable[[Utterance, str], None]] = None, audio_wait_s: float = 1.0,
-                 pre_roll_s: float = PRE_ROLL_S, post_roll_s: float = POST_ROLL_S):
+                 pre_roll_s: float = PRE_ROLL_S, post_roll_s: float = POST_ROLL_S,
+                 early_after_s: float = 0.0, early_wanted: Callable[[], bool] = lambda: False,
+                 on_early: Optional[Callable[[Utterance], None]] = None):
         self._transcribe, self._clock = transcribe, clock
         self.pre_roll_s, self.post_roll_s = pre_roll_s, post_roll_s
         self._on_final, self._on_partial, self._on_dropped = on_final, on_partial, on_dropped
@@ -129,6 +132,10 @@ class UtteranceTracker:
         self._lock = threading.Lock()
         self._start: Optional[float] = None
         self._spec: Optional[_Job] = None
+        # early transcript: while the robot speaks, what has the visitor said so far? (the
+        # barge-in controller decides on it: words interrupt, "mm-hm" does not)
+        self.early_after_s, self._early_wanted, self._on_early = early_after_s, early_wanted, on_early
+        self._early_for: Optional[float] = None  # the segment start it was taken for
         self._waiting: List[_Job] = []
 
     def push_audio(self, stamp: float, samples: np.ndarray) -> None:
@@ -177,6 +184,11 @@ class UtteranceTracker:
         """Start the jobs whose audio is in (or that waited too long)."""
         t_end, now = self.buffer.t_end, self._clock()
         with self._lock:
+            if self._on_early is not None and self.early_after_s and self._start is not None \
+                    and self._early_for != self._start and t_end - self._start >= self.early_after_s \
+                    and self._early_wanted():
+                self._early_for = self._start
+                self._queue(self._start, t_end, t_end, speculative=True).early = True
             ready = [j for j in self._waiting if not j.dropped and
                      (t_end >= j.t1 - 0.001 or now - j.requested > self.audio_wait_s)]
             self._waiting = [j for j in self._waiting if not j.dropped and j not in ready]
@@ -194,7 +206,7 @@ class UtteranceTracker:
             result = AsrResult("", -1.0, "", int(len(audio) * 1000 / RATE), 0.0)
         with self._lock:
             job.result, job.t_done = result, self._clock()
-            wanted = job.final is not None or (job is self._spec and self._on_partial is not None)
+            wanted = job.final is not None or job.early or (job is self._spec and self._on_partial is not None)
         if wanted:
             self._hand_out(job)
 
@@ -203,7 +215,10 @@ class UtteranceTracker:
         utterance = Utterance(job.result.text.strip(), job.result, start, end, eos, job.t_done,
                               self._clock(), job.speculative)
         reason = garbage_reason(job.result)
-        if job.final is None:
+        if job.early and job.final is None:
+            if reason is None:
+                self._on_early(utterance)
+        elif job.final is None:
             if reason is None:
                 self._on_partial(utterance)
         elif reason is None:

@@ -19,6 +19,7 @@ from phanthy_agent.ros.convert import from_time, header
 from phanthy_agent.ros.params import Params
 
 from .audio import RATE, resample
+from .echo import EchoGate
 from .echo_node import EchoFrontEnd
 from .vad import SileroVad, VadEvent, VadSegmenter, VadStream
 
@@ -34,6 +35,10 @@ class VadNode(Node):
         self.params = Params(self)
         try:
             self.echo = EchoFrontEnd(self, self.params)
+            dtd = self.params.get("echo.dtd_threshold", 0.5,
+                                  "speech the robot's delayed output explains this much is its own echo (0: off)")
+            self.echo_gate = (EchoGate(self.echo.canceller, dtd)
+                              if self.echo.canceller is not None and dtd > 0 else None)
             self.stream, topic = self._configure(self.params)
         except ValueError:  # bad parameter or model: a clear error at start, no half-built node
             self.destroy_node()
@@ -85,8 +90,14 @@ class VadNode(Node):
         samples = self._samples(msg)
         if samples is not None:
             self._last_frame = time.monotonic()
-            stamp, samples = self.echo.clean(from_time(msg.header.stamp), samples)
-            for event in self.stream.push(stamp, samples) if len(samples) else ():
+            raw_stamp = from_time(msg.header.stamp)
+            if self.echo_gate is not None:
+                self.echo_gate.add_mic(raw_stamp, samples)
+            stamp, samples = self.echo.clean(raw_stamp, samples)
+            events = self.stream.push(stamp, samples) if len(samples) else []
+            if self.echo_gate is not None:
+                events = self.echo_gate.filter(events, stamp)
+            for event in events:
                 self._publish(event)
         self.busy_s += time.perf_counter() - start
 

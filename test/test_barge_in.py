@@ -36,21 +36,45 @@ class Clock:
 @pytest.fixture
 def rig():
     clock, speaker = Clock(), FakeSpeaker()
-    controller = BargeInController(BargeInConfig(), clock, speaker)
+    controller = BargeInController(BargeInConfig(on_onset="duck"), clock, speaker)
     controller.playback(True, "The dinosaur hall is on the left. Our T rex is called Stan.")
     return clock, speaker, controller
 
 
-def test_an_onset_ducks_at_once_and_long_speech_commits_a_stop_at_a_word_boundary(rig):
+def test_an_onset_ducks_at_once_and_words_commit_a_stop_at_a_word_boundary(rig):
     clock, speaker, c = rig
     c.activity("onset", t_speech_start=99.95, t=99.95)
     assert speaker.calls == [("duck", 0.15)]
-    clock.t = 100.3
+    clock.t = 100.6
+    c.tick()
+    assert c.phase is Phase.HELD, "duration below commit_after_ms decides nothing"
+    clock.t = 100.8
+    c.transcript("actually take me", t_speech_start=99.95, final=False)  # the early transcript
+    assert c.phase is Phase.COMMITTED and speaker.calls[-1] == ("stop", 300.0)
+
+
+def test_long_speech_commits_even_without_words(rig):
+    clock, speaker, c = rig
+    c.activity("onset", t_speech_start=100.0, t=100.0)
+    clock.t = 101.4
     c.tick()
     assert c.phase is Phase.HELD
-    clock.t = 100.46
+    clock.t = 101.55
     c.tick()
-    assert c.phase is Phase.COMMITTED and speaker.calls[-1] == ("stop", 300.0)
+    assert c.phase is Phase.COMMITTED
+
+
+def test_a_long_mm_hm_is_heard_out_and_not_an_interruption(rig):
+    clock, speaker, c = rig
+    c.activity("onset", 100.0, 100.0)
+    clock.t = 100.8
+    c.transcript("Mmmm", t_speech_start=100.0, final=False)
+    assert c.phase is Phase.HELD
+    clock.t = 101.1
+    c.activity("pause", 100.0, 100.9)
+    clock.t = 101.3
+    c.transcript("Mmmmmmmmmm-hmm.", t_speech_start=100.0)
+    assert c.phase is Phase.WATCHING and all(call[0] != "stop" for call in speaker.calls)
 
 
 def test_a_backchannel_resumes_at_its_pause_and_never_stops_the_robot(rig):
@@ -95,14 +119,14 @@ def test_a_cough_without_words_is_let_go(rig):
     assert [a for _, a, _ in c.log] == ["duck", "resume", "gave up"]
 
 
-def test_pause_mode_pauses_then_finishes_the_word_before_stopping():
+def test_pause_mode_pauses_at_once_and_stays_silent_when_it_commits():
     clock, speaker = Clock(), FakeSpeaker()
     c = BargeInController(BargeInConfig(on_onset="pause"), clock, speaker)
     c.playback(True, "hello there")
     c.activity("onset", 100.0, 100.0)
-    clock.t = 100.6
+    clock.t = 101.6
     c.tick()
-    assert speaker.calls == [("pause",), ("resume",), ("stop", 300.0)]
+    assert speaker.calls == [("pause",), ("stop", 0.0)]
 
 
 def test_nothing_happens_when_the_robot_is_not_speaking_or_barge_in_is_off():
@@ -125,6 +149,17 @@ def test_speech_that_resumes_after_a_pause_is_held_again_and_can_commit(rig):
     clock.t = 100.45
     c.activity("resume", 100.0, 100.45)
     assert c.phase is Phase.HELD and speaker.calls[-1] == ("duck", 0.15)
-    clock.t = 100.6
+    clock.t = 101.6
     c.tick()
     assert c.phase is Phase.COMMITTED
+
+
+def test_words_the_recognizer_is_unsure_of_do_not_stop_the_robot(rig):
+    clock, speaker, c = rig
+    c.activity("onset", 100.0, 100.0)
+    clock.t = 100.8
+    c.transcript("and my m h n", t_speech_start=100.0, final=False, confidence=0.25)
+    clock.t = 101.1
+    c.activity("pause", 100.0, 101.0)
+    c.transcript("and my name is Kim", t_speech_start=100.0, confidence=0.25)
+    assert c.phase is Phase.WATCHING and all(call[0] != "stop" for call in speaker.calls)

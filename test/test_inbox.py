@@ -104,3 +104,16 @@ def test_words_that_ask_for_something_are_not_backchannels(text):
 
 def test_an_answer_is_not_a_backchannel_when_the_robot_is_idle():
     assert Inbox().submit(transcript("yeah", duration_ms=900), busy=False).decision is Decision.START
+
+
+@pytest.mark.parametrize("text", ["Mmmmmmmmmmmmmm", "Mm-hmm.", "hmmmm", "Uhm", "yeahhh"])
+def test_hums_however_asr_spells_them_are_backchannels(text):
+    assert Inbox().submit(transcript(text, duration_ms=1000), busy=True).decision is Decision.DROP
+
+
+def test_unclear_speech_while_busy_is_not_a_command_but_unknown_confidence_is_kept():
+    inbox = Inbox()
+    assert inbox.submit(transcript("and my name is Kim", confidence=0.25), busy=True).decision is Decision.DROP
+    assert inbox.submit(transcript("where is the cafe", confidence=0.8), busy=True).decision is Decision.STEER
+    assert inbox.submit(transcript("to the toilets", confidence=-1.0), busy=True).decision is Decision.STEER
+    assert inbox.submit(transcript("and my name is Kim", confidence=0.25), busy=False).decision is Decision.START

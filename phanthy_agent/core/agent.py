@@ -35,6 +35,7 @@ STATE_HOOKS = {"thinking": "on_thinking", "speaking": "on_speaking", "idle": "on
 class AgentConfig:
     interrupt_mode: InterruptMode = InterruptMode.STEER
     barge_in_threshold_ms: int = 500
+    min_confidence_busy: float = 0.4  # while busy, transcripts recognized less surely are dropped
     max_steps: int = 8
     turn_timeout_s: float = 300.0
     speak_tool: str = "speak"  # the tool that says reply text (a driver's acting tool)
@@ -81,7 +82,8 @@ class AgentCore:
         self.registry = ToolRegistry()
         self.history = ConversationHistory(config.history_turns, config.history_chars)
         self.tracker = ActionTracker(clock, on_change=self._on_action_change)
-        self.inbox = Inbox(InboxConfig(config.interrupt_mode, config.barge_in_threshold_ms),
+        self.inbox = Inbox(InboxConfig(config.interrupt_mode, config.barge_in_threshold_ms,
+                                       min_confidence_busy=config.min_confidence_busy),
                            on_change=self._wake)
         self.hooks = HookDispatcher(self.registry, executor.fire_hook)
         self.session = config.session

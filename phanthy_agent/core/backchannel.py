@@ -9,6 +9,7 @@ the robot transcribing itself.
 
 from __future__ import annotations
 
+import re
 from typing import Iterable, Sequence
 
 from .events import normalize_text
@@ -23,13 +24,23 @@ BACKCHANNEL_WORDS = frozenset("""
 NOT_BACKCHANNEL = frozenset("no stop wait what why how where who when which not don't dont cancel".split())
 
 
+_REPEATS = re.compile(r"(.)\1+")
+_HUM = re.compile(r"^[mhnu]+$")  # "mmmm", "hmm", "mhm", "uhm": hums, however ASR spells them
+
+
+def _squash(word: str) -> str:
+    return _REPEATS.sub(r"\1", word)  # "mmmmhmm" -> "mhm", "yeahhh" -> "yeah"
+
+
 def is_backchannel(text: str, extra_words: Iterable[str] = (), max_words: int = 4) -> bool:
-    """True when the text is only acknowledgement words (at most `max_words` of them)."""
+    """True when the text is only acknowledgement words or hums (at most `max_words`)."""
     words = normalize_text(text).replace("-", " ").split()
     if not words or len(words) > max_words:
         return False
     lexicon = BACKCHANNEL_WORDS | {w.lower() for w in extra_words}
-    return all(w in lexicon for w in words) and not any(w in NOT_BACKCHANNEL for w in words)
+    squashed_lexicon = {_squash(w) for w in lexicon}
+    return all(w in lexicon or _squash(w) in squashed_lexicon or _HUM.match(w) for w in words) \
+        and not any(w in NOT_BACKCHANNEL for w in words)
 
 
 def echo_overlap(heard: str, played_texts: Sequence[str]) -> float:
@@ -41,7 +52,7 @@ def echo_overlap(heard: str, played_texts: Sequence[str]) -> float:
     return sum(w in played for w in words) / len(words)
 
 
-def is_echo(heard: str, played_texts: Sequence[str], min_overlap: float = 0.7, min_words: int = 2) -> bool:
+def is_echo(heard: str, played_texts: Sequence[str], min_overlap: float = 0.7, min_words: int = 1) -> bool:
     """True when a transcript is (mostly) the robot's own recent words: its voice came back
     through the microphone. `played_texts`: what the speaker played around the utterance."""
     words = [w for w in normalize_text(heard).split() if len(w) > 1]

@@ -41,6 +41,7 @@ class InboxConfig:
     barge_in_threshold_ms: int = 500
     max_waiting: int = 64  # bound on each queue; the oldest is dropped (logged) beyond it
     backchannel_lexicon: bool = True  # while busy, "yeah", "okay", "mm-hm"... of any length are dropped
+    min_confidence_busy: float = 0.4  # while busy, speech recognized less surely is dropped (-1 = unknown: kept)
 
 
 class Inbox:
@@ -68,6 +69,10 @@ class Inbox:
                            f"< barge_in_threshold_ms {self.config.barge_in_threshold_ms}")
         if event.is_transcript and self.config.backchannel_lexicon and is_backchannel(event.text):
             return Routing(Decision.DROP, f"backchannel: {event.text!r} only acknowledges")
+        if event.is_transcript and 0.0 <= event.confidence < self.config.min_confidence_busy:
+            # Whisper invents words for hums ("mm-hm" -> "and my name is Kim", confidence 0.25)
+            return Routing(Decision.DROP, f"backchannel: unclear speech {event.text!r} "
+                                          f"(confidence {event.confidence:.2f} < {self.config.min_confidence_busy})")
         key = normalize_text(event.text)
         waiting_texts = [e.text for e in self.waiting()]
         if any(normalize_text(t) == key for t in list(in_flight_texts) + waiting_texts):

@@ -57,6 +57,8 @@ class AgentNode(Node):
                                                      "steer | interrupt | queue"), InterruptMode.STEER),
             barge_in_threshold_ms=p.get("agent.barge_in_threshold_ms", 500,
                                         "final transcripts shorter than this are backchannels while busy"),
+            min_confidence_busy=p.get("agent.min_confidence_busy", 0.4,
+                                      "while busy, transcripts recognized less surely are dropped (0..1)"),
             max_steps=p.get("agent.max_steps", 8, "model steps per turn"),
             turn_timeout_s=p.get("agent.turn_timeout_s", 300.0, "hard limit of one turn"),
             speak_tool=p.get("agent.speak_tool", "speak", "the tool that says reply text"),

@@ -40,6 +40,7 @@ def message_type(type_name: str):
 
 
 class CollectorNode(DriverNode):
+    needs_threads = False  # its tools answer at once: a single-threaded executor is enough
     def __init__(self, **kwargs):
         super().__init__("collector", automatically_declare_parameters_from_overrides=True, **kwargs)
         p = self.params = Params(self)
