@@ -3,8 +3,10 @@
   phanthy run --config FILE     every node with a section in FILE, in one process, headless
   phanthy sim [--config FILE] [--brain NAME]
                                 the embedded default: whole graph, simulated drivers, console
+  phanthy sim --audio           the same with the microphone and loudspeaker (config/voice.yaml)
   phanthy node NAME [ROS ARGS]  one node (what `ros2 run phanthy NAME` runs)
   phanthy nodes                 the node names
+  phanthy devices               the audio devices (for audio_capture.device / speaker.device)
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Dict, List, Optional
 
 import yaml
 
+from phanthy_drivers.audio_out import describe_devices, list_devices
 from phanthy_drivers.runtime import run_nodes
 from phanthy_perception.console import ConsoleNode, run_console
 
@@ -46,6 +49,7 @@ NODES: Dict[str, str] = {
 }
 GLOBAL_SECTIONS = ("/**", "**")
 SIM_CONFIG = "sim.yaml"
+VOICE_CONFIG = "voice.yaml"
 
 
 def node_factory(name: str):
@@ -143,6 +147,18 @@ def cmd_sim(config: Optional[str], brain: Optional[str], extra_ros_args: Optiona
             os.unlink(overlay.name)
 
 
+def cmd_devices() -> int:
+    devices = list_devices()
+    if not devices:
+        print(describe_devices(devices))
+        return 1
+    print(f"{'index':>5}  {'in':>3} {'out':>3}  {'rate':>6}  name")
+    for index, name, ins, outs, rate in devices:
+        print(f"{index:>5}  {ins:>3} {outs:>3}  {rate:>6.0f}  {name}")
+    print("\nUse the index or part of the name: audio_capture.device, speaker.device.")
+    return 0
+
+
 def cmd_node(name: str, ros_args: List[str]) -> int:
     if name not in NODES or name == "console":
         print(f"phanthy: unknown node {name!r}; known: {', '.join(n for n in NODES if n != 'console')}",
@@ -166,15 +182,20 @@ def main(argv: Optional[List[str]] = None) -> int:
     sim = sub.add_parser("sim", help="simulated museum robot with a terminal console")
     sim.add_argument("--config", help=f"parameter file (default: config/{SIM_CONFIG})")
     sim.add_argument("--brain", choices=["openai", "offline", "scripted"], help="override agent.brain")
+    sim.add_argument("--audio", action="store_true",
+                     help=f"talk through the microphone and loudspeaker (default config: config/{VOICE_CONFIG})")
     node = sub.add_parser("node", help="run one node (as `ros2 run phanthy NAME`)")
     node.add_argument("name")
     sub.add_parser("nodes", help="list the node names")
+    sub.add_parser("devices", help="list the audio devices")
     args = parser.parse_args(argv)
     _setup_logging(args.log_level if args.command != "sim" else os.environ.get("PHANTHY_LOG_LEVEL", "warning"))
     if args.command == "run":
         return cmd_run(args.config, ros_args)
     if args.command == "sim":
-        return cmd_sim(args.config, args.brain, ros_args)
+        return cmd_sim(args.config or (VOICE_CONFIG if args.audio else None), args.brain, ros_args)
+    if args.command == "devices":
+        return cmd_devices()
     if args.command == "node":
         return cmd_node(args.name, ros_args)
     if args.command == "nodes":

@@ -69,6 +69,8 @@ class Speaker(DriverNode):
             transcript_wait_s=p.get("barge_in.transcript_wait_s", 1.5, "how long a short speech's words may take"),
             min_confidence=p.get("barge_in.min_confidence", 0.4, "words recognized less surely do not stop the robot"),
             extra_backchannels=tuple(p.get("barge_in.backchannels", [""], "more backchannel words")))
+        self.turn_taking_max_s = p.get("turn_taking.max_wait_s", 1.5,
+                                       "do not start speaking while a visitor still talks, up to this long")
         p.warn_unknown()
         if barge_in.on_onset not in ("duck", "pause"):
             self.destroy_node()
@@ -94,6 +96,7 @@ class Speaker(DriverNode):
         self._call: Optional[ToolCall] = None
         self._wall_offset = 0.0  # ROS time - monotonic time, per utterance
         self._barge_lock = threading.Lock()  # the controller is single-threaded
+        self._visitor_since = 0.0  # monotonic time the visitor's current speech began; 0 = silent
         self.barge_in = BargeInController(barge_in, self._ros_now, self)
         # reentrant (guarded by _barge_lock): an exclusive group would make the multi-threaded
         # executor spin while one of these runs (see phanthy_drivers.runtime.NodeGroup)
@@ -176,6 +179,10 @@ class Speaker(DriverNode):
     # --- barge-in (voice/activity, voice/transcript -> the controller -> this speaker) -----------
     def _on_activity(self, msg: VoiceActivity) -> None:
         kind = msg.event or ("onset" if msg.speaking else "offset")
+        if kind == "offset":
+            self._visitor_since = 0.0
+        elif not self._visitor_since:
+            self._visitor_since = time.monotonic()
         stamp = msg.header.stamp.sec + msg.header.stamp.nanosec * 1e-9
         with self._barge_lock:
             self.barge_in.activity(kind, msg.t_speech_start, stamp)
@@ -211,8 +218,13 @@ class Speaker(DriverNode):
         self.sink.begin(call.goal_id)
         published = (IDLE, 0)
         watching = False
+        hold_until = time.monotonic() + self.turn_taking_max_s
         try:
             while True:
+                if not watching and self._visitor_since and time.monotonic() < hold_until \
+                        and not call.cancelled:
+                    time.sleep(0.01)  # turn-taking: the reply starts when the visitor has finished
+                    continue
                 with self._cond:
                     if call.cancelled and not player.done and not player.stopping:
                         player.stop_now()

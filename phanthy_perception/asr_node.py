@@ -51,6 +51,9 @@ class AsrNode(Node):
         window_s = p.get("wake.window_s", 8.0, "wake_word mode: listening window after a wake (s)")
         two_stage = p.get("wake.two_stage", False, "a wake word counts only if the transcript starts with it")
         self.echo_overlap = p.get("echo.min_overlap", 0.7, "drop transcripts this much made of words being played")
+        early_final = p.get("early_final", True,
+                            "hand out a transcript at the VAD's pause hint when it reads as a finished "
+                            "sentence, before the end of speech is confirmed (faster replies)")
         early_ms = p.get("early_transcript_ms", 600,
                          "while the robot speaks: transcribe a visitor's ongoing speech after this long "
                          "(a partial Transcript the speaker's barge-in decides on; 0 = off)")
@@ -74,7 +77,8 @@ class AsrNode(Node):
             self.transcriber.transcribe, self._now, self._publish_final, submit=self._worker.submit,
             speculative=speculative, on_partial=self._publish_partial if self.partials else None,
             on_dropped=self._on_dropped, early_after_s=early_ms / 1000.0,
-            early_wanted=lambda: self.playback.log.playing(), on_early=self._publish_early)
+            early_wanted=lambda: self.playback.log.playing(), on_early=self._publish_early,
+            early_final=early_final)
         self._pub = self.create_publisher(Transcript, "voice/transcript", QoSProfile(
             depth=100, reliability=ReliabilityPolicy.RELIABLE))
         self.create_subscription(AudioFrame, input_topic, self._on_audio, AUDIO_QOS)

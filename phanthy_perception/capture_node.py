@@ -7,6 +7,7 @@ from __future__ import annotations
 import array
 import logging
 import threading
+import time
 
 import numpy as np
 
@@ -44,6 +45,9 @@ class AudioCaptureNode(Node):
         tail = p.get("file.tail_silence_s", 1.0, "silence appended after the file (lets the VAD end the utterance)")
         raw = p.get("raw.path", "-", "s16le 16 kHz mono stream for source=raw ('-' = stdin)")
         frame_ms = p.get("frame_ms", 20, "samples per message, in ms")
+        self.wait_listeners = p.get("file.wait_listeners", 1,
+                                    "file/raw: start once this many nodes listen on audio/in")
+        self.settle_s = p.get("file.settle_s", 1.0, "file/raw: then wait this long for the others")
         p.warn_unknown()
         if self.source not in SOURCES:
             raise ValueError(f"audio_capture: source must be one of {SOURCES}, not {self.source!r}")
@@ -70,7 +74,18 @@ class AudioCaptureNode(Node):
         self._thread = threading.Thread(target=self._publish_all, args=(frames,), name="audio-capture", daemon=True)
         self._thread.start()
 
+    def _wait_for_listeners(self) -> None:
+        """A file is not a live microphone: nothing it says may be lost while the listening
+        nodes (vad, asr, wake_word) are still starting."""
+        deadline = time.monotonic() + 30.0
+        while self._pub.get_subscription_count() < self.wait_listeners and time.monotonic() < deadline:
+            if self._stop.wait(0.05):
+                return
+        self._stop.wait(self.settle_s)
+
     def _publish_all(self, frames) -> None:
+        if self.source in ("file", "raw"):
+            self._wait_for_listeners()
         try:
             for stamp, samples in frames:
                 if self._stop.is_set():

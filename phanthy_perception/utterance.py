@@ -122,7 +122,7 @@ class UtteranceTracker:
                  on_dropped: Optional[Callable[[Utterance, str], None]] = None, audio_wait_s: float = 1.0,
                  pre_roll_s: float = PRE_ROLL_S, post_roll_s: float = POST_ROLL_S,
                  early_after_s: float = 0.0, early_wanted: Callable[[], bool] = lambda: False,
-                 on_early: Optional[Callable[[Utterance], None]] = None):
+                 on_early: Optional[Callable[[Utterance], None]] = None, early_final: bool = False):
         self._transcribe, self._clock = transcribe, clock
         self.pre_roll_s, self.post_roll_s = pre_roll_s, post_roll_s
         self._on_final, self._on_partial, self._on_dropped = on_final, on_partial, on_dropped
@@ -136,6 +136,11 @@ class UtteranceTracker:
         # barge-in controller decides on it: words interrupt, "mm-hm" does not)
         self.early_after_s, self._early_wanted, self._on_early = early_after_s, early_wanted, on_early
         self._early_for: Optional[float] = None  # the segment start it was taken for
+        # early final: a speculative transcript that reads as a finished sentence is handed out
+        # at once, without waiting for the VAD's end of speech (~250 ms sooner); if the visitor
+        # goes on, the rest becomes an utterance of its own
+        self.early_final = early_final
+        self._published = False
         self._waiting: List[_Job] = []
 
     def push_audio(self, stamp: float, samples: np.ndarray) -> None:
@@ -150,7 +155,11 @@ class UtteranceTracker:
             if kind in ("onset", "pause", "resume") and self._spec is not None:
                 self._spec.dropped, self._spec = True, None
             if kind == "onset":
-                self._start = t_speech_start or t
+                self._start, self._published = t_speech_start or t, False
+            elif kind == "resume" and self._published:
+                self._start, self._published = t, False  # the visitor goes on: a new utterance
+            elif kind == "offset" and self._published:
+                self._start, self._published = None, False  # already handed out
             elif kind == "pause" and self.speculative and self._start is not None:
                 self._spec = self._queue(self._start, t, t_detected or t, speculative=True)
             elif kind == "offset":
@@ -206,6 +215,10 @@ class UtteranceTracker:
             result = AsrResult("", -1.0, "", int(len(audio) * 1000 / RATE), 0.0)
         with self._lock:
             job.result, job.t_done = result, self._clock()
+            if self.early_final and job is self._spec and job.final is None and _finished_sentence(result) \
+                    and garbage_reason(result) is None:
+                job.final = (job.start, job.end, job.t_done)
+                self._spec, self._published = None, True
             wanted = job.final is not None or job.early or (job is self._spec and self._on_partial is not None)
         if wanted:
             self._hand_out(job)
@@ -227,6 +240,11 @@ class UtteranceTracker:
             self._on_dropped(utterance, reason)
         else:
             log.info("dropped transcript %r: %s", utterance.text, reason)
+
+
+def _finished_sentence(result: AsrResult) -> bool:
+    """Whisper ends what it takes for a complete sentence with . ? or !"""
+    return result.text.rstrip().endswith((".", "?", "!")) and not result.text.rstrip().endswith("...")
 
 
 class Worker:

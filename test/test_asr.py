@@ -335,7 +335,7 @@ def test_the_node_publishes_one_final_transcript_per_utterance(ros, whisper):
 
 @pytest.mark.ros
 def test_with_partials_the_pause_result_comes_first_and_the_final_repeats_it(ros, whisper):
-    mic = Microphone(ros, whisper, partials=True)
+    mic = Microphone(ros, whisper, partials=True, early_final=False)
     try:
         start, end = mic.play(voices.piper("Where are the bathrooms?"))
         mic.event("onset", start - 0.03, start - 0.03, 0, start + 0.06)
@@ -349,3 +349,29 @@ def test_with_partials_the_pause_result_comes_first_and_the_final_repeats_it(ros
         assert partial.t_speech_end == pytest.approx(end) and final.t_speech_end == pytest.approx(end + 0.03)
     finally:
         mic.close()
+
+
+def test_a_finished_sentence_is_handed_out_at_the_pause_before_the_end_of_speech(ros, whisper):
+    mic = Microphone(ros, whisper)  # early_final on by default
+    try:
+        start, end = mic.play(voices.piper("Where are the bathrooms?"))
+        mic.event("onset", start - 0.03, start - 0.03, 0, start + 0.06)
+        mic.event("pause", end, start - 0.03, 160, end + 0.16)
+        [final] = mic.heard.wait(timeout=30, what="the transcript before the offset")
+        assert final.is_final and normalize_text(final.text) == "where are the bathrooms"
+        mic.event("offset", end + 0.03, start - 0.03, 400, end + 0.4)
+        mic.event("onset", end + 1.0, end + 1.0, 0, end + 1.06)  # nothing heard twice
+        assert len(mic.heard.snapshot()) == 1
+    finally:
+        mic.close()
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("Where can I leave my coat? Where can I leave my coat?", "Where can I leave my coat?"),
+    ("Can you show me where the gift shop is? Can you show me where the gift", "Can you show me where the gift shop is?"),
+    ("No. No. No.", "No."),
+    ("Where is the cafe? And the toilets?", "Where is the cafe? And the toilets?"),
+])
+def test_the_short_window_repeat_is_dropped_without_a_second_decode(text, expected):
+    from phanthy_perception.asr import drop_repeated_sentences
+    assert drop_repeated_sentences(text) == expected

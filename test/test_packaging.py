@@ -86,6 +86,8 @@ def test_every_parameter_in_the_shipped_configs_is_declared_by_its_node(ros, pat
         assert name in NODES, f"{path.name}: unknown node {section}"
         params = dict(flatten(body["ros__parameters"]))
         params = {k: v for k, v in params.items() if v != {}}
+        # this machine has no sound card and no visitor.wav: check the names, not the devices
+        params.update({"audio_capture": {"source": "none"}, "speaker": {"output": "none"}}.get(name, {}))
         node = node_factory(name)(namespace=f"/p{uuid.uuid4().hex[:6]}", parameter_overrides=overrides(params))
         try:
             assert node.params.unknown() == [], f"{path.name}: {name} does not declare these"

@@ -17,7 +17,7 @@ from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 
 from phanthy.msg import (AgentEvent, AgentState, Event as EventMsg, PeerAnnounce, Playback,
-                         RobotStatus, ToolManifest, TurnRecord, VoiceActivity)
+                         RobotStatus, ToolManifest, TurnRecord, TurnTiming, VoiceActivity)
 
 from ..brains.factory import BrainSettings, make_brain
 from ..core.agent import AgentConfig, AgentCore
@@ -113,6 +113,7 @@ class AgentNode(Node):
 
         self._state_pub = self.create_publisher(AgentState, "phanthy/agent_state", LATCHED)
         self._turn_pub = self.create_publisher(TurnRecord, "phanthy/turns", RELIABLE)
+        self._timing_pub = self.create_publisher(TurnTiming, "phanthy/turn_timing", RELIABLE)
         self._event_pub = self.create_publisher(AgentEvent, "phanthy/agent_events", RELIABLE)
         self.create_subscription(EventMsg, "phanthy/events", self._on_event, RELIABLE)
         self.create_subscription(ToolManifest, "phanthy/tools", self._on_manifest, MANIFESTS)
@@ -167,6 +168,8 @@ class AgentNode(Node):
 
     def turn(self, result) -> None:
         self._turn_pub.publish(convert.turn_to_msg(result, self._now()))
+        if result.t_speech_end:  # a voice turn: where its time went
+            self._timing_pub.publish(convert.turn_timing_msg(result, self._now()))
         log.info("turn %s %s in %.2f s: %r", result.turn_id, result.end_reason,
                  result.t_end - result.t_trigger, result.reply[:80])
 

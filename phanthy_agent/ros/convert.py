@@ -9,7 +9,7 @@ from typing import Any, Dict
 from builtin_interfaces.msg import Time
 from std_msgs.msg import Header
 
-from phanthy.msg import AgentEvent, AgentState, Event as EventMsg, TurnRecord
+from phanthy.msg import AgentEvent, AgentState, Event as EventMsg, TurnRecord, TurnTiming
 
 from ..core.agent import AgentStatus
 from ..core.events import Event, EventKind
@@ -88,6 +88,18 @@ def turn_to_msg(result: TurnResult, now: float) -> TurnRecord:
         brain=",".join(result.brains), steps=result.steps, error=result.error,
         t_speech_end=result.t_speech_end, t_eos_detected=result.t_eos_detected,
         t_transcript_ready=result.t_transcript_ready)
+
+
+def turn_timing_msg(result: TurnResult, now: float) -> TurnTiming:
+    """Stage latencies of a voice turn (ms); None for turns that did not start from speech."""
+    def ms(a: float, b: float) -> float:
+        return round((b - a) * 1000.0, 1) if a and b and b >= a else 0.0
+    return TurnTiming(header=header(now), turn_id=result.turn_id,
+                      eos_ms=ms(result.t_speech_end, result.t_eos_detected),
+                      asr_ms=ms(result.t_eos_detected, result.t_transcript_ready),
+                      agent_ms=ms(result.t_transcript_ready, result.t_first_token),
+                      speech_ms=ms(result.t_first_token, result.t_first_audio),
+                      voice_to_voice_ms=ms(result.t_speech_end, result.t_first_audio))
 
 
 def agent_event_to_msg(now: float, kind: str, turn_id: str, tool: str, action_id: str,
