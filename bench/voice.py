@@ -151,24 +151,42 @@ def _first(msgs, state: str, after: float):
     return min(times) if times else None
 
 
+LONG_REPLY_RULES = [{"match": "tell me about the dinosaurs",
+                     "tool_calls": [{"name": "speak", "arguments": {"text": REPLY}}, {"name": "finish"}]},
+                    {"match": ".", "tool_calls": [{"name": "finish"}]}]
+
+
+def _trial_turns(robot, before: int, timeout: float = 90.0):
+    """The turns of one trial: wait for at least one, then for the robot to be idle and quiet."""
+    robot.wait_idle(before + 1, timeout)
+    settled = time.monotonic() + 2.0
+    count = len(robot.turns.snapshot())
+    while time.monotonic() < settled:
+        time.sleep(0.2)
+        now = len(robot.turns.snapshot())
+        if now != count or robot.states.snapshot()[-1].state != "idle":
+            count, settled = now, time.monotonic() + 2.0
+    return robot.turns.snapshot()[before:]
+
+
 def barge_in(trials: int) -> None:
-    replies = []
-    for _ in range(trials + 1):
-        replies += [{"tool_calls": [{"name": "speak", "arguments": {"text": REPLY}}, {"name": "finish"}]},
-                    {"tool_calls": [{"name": "finish"}]}]
-    robot = Robot(replies)
+    robot = Robot(LONG_REPLY_RULES)
     rng = random.Random(1)
-    stopped, pause_ms, stop_ms = 0, [], []
+    stopped, pause_ms, stop_ms, missed = 0, [], [], []
     try:
         for k in range(trials + 1):
+            before = len(robot.turns.snapshot())
             robot.say_typed(f"tell me about the dinosaurs, take {k}")
             _speaking(robot)
-            start, _ = robot.room.say(voice(INTERRUPTIONS[k % len(INTERRUPTIONS)], k), delay_s=rng.uniform(1.0, 3.0))
-            robot.wait_idle(2 * (k + 1))
+            text = INTERRUPTIONS[k % len(INTERRUPTIONS)]
+            start, _ = robot.room.say(voice(text, k), delay_s=rng.uniform(1.0, 3.0))
+            turns = _trial_turns(robot, before)
             if k == 0:
                 continue
-            first_turn = robot.turns.snapshot()[-2]
-            stopped += calls(first_turn)[0]["status"] == "cancelled"
+            if calls(turns[0])[0]["status"] == "cancelled":
+                stopped += 1
+            else:
+                missed.append(text)
             msgs = robot.playback.snapshot()
             paused, ended = _first(msgs, "paused", start - 0.3), _first(msgs, "stopped", start - 0.3)
             if paused:
@@ -178,28 +196,26 @@ def barge_in(trials: int) -> None:
             time.sleep(0.5)
     finally:
         robot.close()
-    print(f"interruptions that stopped the robot: {stopped}/{trials} = {100.0 * stopped / trials:.1f} %")
+    print(f"interruptions that stopped the robot: {stopped}/{trials} = {100.0 * stopped / trials:.1f} %"
+          + (f"; not stopped by: {missed}" if missed else ""))
     print(summary("playback paused after the visitor's speech onset", pause_ms))
     print(summary("playback stopped after the visitor's speech onset", stop_ms))
 
 
 def backchannels(trials: int) -> None:
-    robot = Robot([{"tool_calls": [{"name": "speak", "arguments": {"text": REPLY}},
-                                   {"name": "finish"}]}] * (trials + 2))
+    robot = Robot(LONG_REPLY_RULES)
     ended, resume_ms, by_kind, paused_n = 0, [], {}, 0
     try:
         for k in range(trials + 1):
             kind = BACKCHANNELS[k % len(BACKCHANNELS)]
-            turns_before = len(robot.turns.snapshot())
+            before = len(robot.turns.snapshot())
             robot.say_typed(f"tell me about the dinosaurs, take {k}")
             _speaking(robot)
             samples = voices.cough(seed=k) if kind == "cough" else voice(kind, k)
             start, end = robot.room.say(samples, delay_s=1.5)
-            robot.wait_idle(turns_before + 1)
-            time.sleep(1.0)  # a wrongly started second turn would show now
+            turns = _trial_turns(robot, before)
             if k == 0:
                 continue
-            turns = robot.turns.snapshot()[turns_before:]
             cut = calls(turns[0])[0]["status"] != "succeeded" or len(turns) > 1
             ended += cut
             by_kind.setdefault(kind, [0, 0])[0] += cut
@@ -226,26 +242,27 @@ def echo(trials: int) -> None:
     texts = [REPLY, "The cafe is on the ground floor, in the west wing. It serves lunch until three.",
              "Tickets are free for children under twelve. Adults pay fifteen euros.",
              "The space gallery has a real meteorite you can touch. It is on the first floor."]
-    robot = Robot([{"tool_calls": [{"name": "speak", "arguments": {"text": texts[k % len(texts)]}},
-                                   {"name": "finish"}]} for k in range(trials)], noise_level=150)
+    rules = [{"match": f"topic {i}$", "tool_calls": [{"name": "speak", "arguments": {"text": text}},
+                                                      {"name": "finish"}]} for i, text in enumerate(texts)]
+    robot = Robot(rules + [{"match": ".", "tool_calls": [{"name": "finish"}]}], noise_level=150)
     rng = random.Random(2)
+    interrupted, extra_turns = 0, 0
     try:
         for k in range(trials):
             robot.room.echo_delay_s = rng.uniform(0.02, 0.08)
             robot.room.echo_gain = 10 ** (rng.uniform(-12.0, -6.0) / 20.0)
-            robot.say_typed(f"tell me something, take {k}")
-            robot.wait_idle(k + 1)
-            time.sleep(0.3)
-        time.sleep(2.0)
-        turns = robot.turns.snapshot()
+            before = len(robot.turns.snapshot())
+            robot.say_typed(f"tell me something, take {k}, topic {k % len(texts)}")
+            turns = _trial_turns(robot, before)
+            interrupted += calls(turns[0])[0]["status"] != "succeeded"
+            extra_turns += len(turns) - 1
     finally:
         robot.close()
-    interrupted = sum(calls(t)[0]["status"] != "succeeded" for t in turns[:trials])
     pauses = sum(m.state == "paused" for m in robot.playback.snapshot())
     heard = [t.text for t in robot.transcripts.snapshot() if t.source == "asr" and t.is_final]
     print(f"self-interruptions: {interrupted}/{trials} replies; false pauses: {pauses}; "
           f"transcripts of its own voice published: {len(heard)} {heard[:3]}; turns started by echo: "
-          f"{len(turns) - trials}")
+          f"{extra_turns}")
 
 
 def main() -> None:

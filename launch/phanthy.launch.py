@@ -16,7 +16,8 @@ from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
 
 PACKAGE = "phanthy"
-NODES = ("collector", "agent", "speaker", "base", "face", "led", "peers")
+NODES = ("collector", "agent", "speaker", "base", "face", "led", "peers", "audio_capture", "vad", "asr",
+         "wake_word")
 
 
 def configured_nodes(context):

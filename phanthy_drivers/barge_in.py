@@ -5,9 +5,14 @@ once. Pausing is the default: while the decision is pending the microphone then 
 visitor only, not the robot (the VAD is level-blind: a ducked echo kept the visitor's "speech"
 going in tests). The interruption is then committed (paused: the speech ends where it paused;
 ducked: it finishes the word it was on if that ends within boundary_ms, else stops at once) when
-  - the visitor's words so far (the ASR's early transcript, ~0.6 s into their speech, or the
-    final one) are neither a backchannel ("yeah", "mm-hm") nor the robot's own words (echo), or
+  - the visitor's words so far (the ASR's early transcript, ~0.6 s into their speech while it
+    still goes on, or the final one) are a request: not a backchannel ("yeah", "mm-hm"), not
+    the robot's own words (echo), and at least min_words words or one interrupt word ("stop",
+    "wait", "sorry", "what?"; tiny.en hears espeak's "yeah" as "here" about half the time in
+    the room, and a lone "here" is no reason to fall silent), or
   - the speech lasts commit_after_ms whatever its words.
+Final words of speech shorter than min_speech_ms (the agent's barge_in_threshold_ms) never
+commit: the agent drops them as backchannels.
 Words count only when the recognizer is fairly sure of them (confidence >= min_confidence):
 on hums Whisper tiny.en invents words with low confidence ("mm-hm" -> "And I'm at camp", 0.25;
 measured 0.23-0.37 on synthesized mm-hm/uh-huh/hmm/mhm, 0.40-0.82 on short commands and
@@ -25,7 +30,7 @@ import logging
 from enum import Enum
 from typing import Callable, List, Optional, Protocol, Sequence, Tuple
 
-from phanthy_agent.core.backchannel import is_backchannel, is_echo
+from phanthy_agent.core.backchannel import is_backchannel, is_echo, is_request
 
 log = logging.getLogger(__name__)
 
@@ -42,11 +47,15 @@ class BargeInConfig:
     enabled: bool = True
     commit_after_ms: int = 1500  # visitor speech this long commits the interruption, whatever its words
     min_confidence: float = 0.4  # words the recognizer is less sure of do not commit
+    min_words: int = 2  # fewer words commit only when one is an interrupt word ("stop", "wait")
+    min_speech_ms: int = 500  # final words of shorter speech do not commit (the agent's
+    # barge_in_threshold_ms: it drops them as backchannels, so stopping for them would be silly)
     on_onset: str = "pause"  # pause | duck: what playback does while undecided
     duck_gain: float = 0.15  # about -16 dB
     boundary_ms: float = 300.0  # finish the current word if it ends within this
     transcript_wait_s: float = 1.5  # after a short speech, how long its words may take
-    late_commit_s: float = 2.5  # a transcript this long after a release can still commit
+    late_commit_s: float = 1.0  # a transcript this long after a release can still commit (later:
+    # the robot has been talking again for a while; the agent still gets the words and steers)
     onset_lookback_s: float = 0.1  # VAD onsets arrive 60-150 ms after the speech started
     extra_backchannels: Tuple[str, ...] = ()
 
@@ -111,21 +120,33 @@ class BargeInController:
             self._hold("visitor speaks again")
 
     def transcript(self, text: str, t_speech_start: float = 0.0, final: bool = True,
-                   confidence: float = -1.0) -> None:
+                   confidence: float = -1.0, duration_ms: int = 0) -> None:
         """A transcript of the visitor's speech: final, or the early one of ongoing speech
-        (confidence 0..1, -1 unknown)."""
+        (confidence 0..1, -1 unknown; duration_ms of speech, 0 unknown)."""
         if not self.config.enabled or self.phase in (Phase.IDLE, Phase.COMMITTED):
             return
         if not self._concerns_us(t_speech_start):
             return
+        if not final and self.phase is not Phase.HELD:
+            # The speech already ended: its final transcript, decoded on all of it, is due
+            # within ~0.3 s; an early guess on its first 0.6 s ("yeah" heard as "here") must
+            # not stop the robot now.
+            self._note("listen", f"early words after the speech ended, waiting for the final: {text!r}")
+            return
         if is_echo(text, self._played):
             self._release(f"echo of our own words: {text!r}")
         elif is_backchannel(text, self.config.extra_backchannels) or \
-                0.0 <= confidence < self.config.min_confidence:
+                0.0 <= confidence < self.config.min_confidence or \
+                (final and 0 < duration_ms < self.config.min_speech_ms):
             if final:
-                self._release(f"a backchannel or unclear: {text!r} ({confidence:.2f})")
+                self._release(f"a backchannel or unclear: {text!r} ({confidence:.2f}, {duration_ms} ms)")
             else:
                 self._note("listen", f"no request so far: {text!r} ({confidence:.2f})")
+        elif not is_request(text, self.config.min_words):
+            if final:
+                self._release(f"one word is no request: {text!r}")
+            else:
+                self._note("listen", f"one word so far: {text!r}")
         else:
             self._commit(f"the visitor said {text!r}")
 

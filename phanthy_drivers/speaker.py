@@ -68,6 +68,9 @@ class Speaker(DriverNode):
             boundary_ms=p.get("barge_in.boundary_ms", 300.0, "finish the current word if it ends within this"),
             transcript_wait_s=p.get("barge_in.transcript_wait_s", 1.5, "how long a short speech's words may take"),
             min_confidence=p.get("barge_in.min_confidence", 0.4, "words recognized less surely do not stop the robot"),
+            min_words=p.get("barge_in.min_words", 2, "fewer words stop the robot only when one is an interrupt word"),
+            min_speech_ms=p.get("barge_in.min_speech_ms", 500,
+                                "words of shorter speech do not stop the robot (= agent.barge_in_threshold_ms)"),
             extra_backchannels=tuple(p.get("barge_in.backchannels", [""], "more backchannel words")))
         self.turn_taking_max_s = p.get("turn_taking.max_wait_s", 1.5,
                                        "do not start speaking while a visitor still talks, up to this long")
@@ -191,7 +194,8 @@ class Speaker(DriverNode):
         if msg.source == "asr":
             with self._barge_lock:
                 self.barge_in.transcript(msg.text, msg.t_speech_start, final=msg.is_final,
-                                         confidence=float(msg.confidence))
+                                         confidence=float(msg.confidence),
+                                         duration_ms=int(msg.audio_duration_ms))
 
     def _barge_tick(self) -> None:
         with self._barge_lock:

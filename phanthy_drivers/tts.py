@@ -9,10 +9,8 @@
 
 Word timing (`SpeechChunk.word_timing`):
 - "piper": from Piper's own phoneme alignments (samples per phoneme, the model's duration
-  predictor). Piper 1.8 exposes them when the ONNX graph outputs its `Ceil` tensor; its
-  `include_alignments` load option patches the model with the `onnx` package, which phanthy does
-  not install, so `PiperEngine` adds that graph output itself (a few bytes appended to the model
-  protobuf in memory, see `_with_alignment_output`). A word ends where its last phoneme ends
+  predictor), with its `include_alignments` load option (piper-tts[alignment]: the `onnx`
+  package patches the graph in memory to output them). A word ends where its last phoneme ends
   (pauses for punctuation are not part of the word). Text words map to Piper's phoneme words one
   to one when the counts agree; otherwise (numbers, "Yes... ok" merged by espeak) each text word
   is phonemized on its own to count its phoneme words and the ends are interpolated along that
@@ -25,7 +23,6 @@ Word timing (`SpeechChunk.word_timing`):
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 import time
@@ -34,6 +31,7 @@ from pathlib import Path
 from typing import Iterable, List, Optional, Protocol, Sequence, Tuple
 
 import numpy as np
+from piper.voice import PiperVoice
 
 WordEnd = Tuple[str, int]  # (word, end sample from the start of the chunk)
 
@@ -217,25 +215,14 @@ class PiperEngine:
         config = Path(config_path).expanduser() if config_path else Path(f"{model}.json")
         if not config.is_file():
             raise ValueError(f"piper voice config not found: {config} (set voice.config)")
-        import onnxruntime
-        from piper.config import PiperConfig
-        from piper.voice import PiperVoice
-
         self.model_path, self.config_path = str(model), str(config)
-        with open(config, encoding="utf-8") as f:
-            piper_config = PiperConfig.from_dict(json.load(f))
-        model_bytes = model.read_bytes()
-        self.alignments = False
-        if alignments:
-            try:
-                model_bytes = _with_alignment_output(model_bytes)
-                self.alignments = True
-            except ValueError:
-                pass  # no Ceil tensor: estimated word timing
-        session = onnxruntime.InferenceSession(model_bytes, sess_options=onnxruntime.SessionOptions(),
-                                               providers=["CPUExecutionProvider"])
-        self.voice = PiperVoice(config=piper_config, session=session)
-        self.sample_rate = int(piper_config.sample_rate)
+        # piper's own alignment support (piper-tts[alignment], the onnx package) patches the
+        # model in memory so each phoneme's sample count comes out with the audio: word ends
+        # exact to the sample. A voice without the tensor falls back to estimated timing.
+        self.voice = PiperVoice.load(self.model_path, config_path=self.config_path,
+                                     include_alignments=alignments)
+        self.alignments = alignments
+        self.sample_rate = int(self.voice.config.sample_rate)
         self._lock = threading.Lock()  # one synthesis at a time per voice
         if warm_up:
             self.synthesize("Hello.")
@@ -340,84 +327,3 @@ def _monotonic(ends: Iterable[int], limit: int) -> List[int]:
         out.append(last)
     return out
 
-
-# --- patching the ONNX graph without the onnx package ------------------------------------------
-
-def _varint(data: bytes, i: int) -> Tuple[int, int]:
-    shift = value = 0
-    while True:
-        byte = data[i]
-        i += 1
-        value |= (byte & 0x7F) << shift
-        shift += 7
-        if not byte & 0x80:
-            return value, i
-
-
-def _fields(data: bytes, start: int = 0, end: Optional[int] = None):
-    """(field number, wire type, value or (start, end) of a length-delimited payload)."""
-    i, end = start, len(data) if end is None else end
-    while i < end:
-        key, i = _varint(data, i)
-        number, wire = key >> 3, key & 7
-        if wire == 0:
-            value, i = _varint(data, i)
-            yield number, wire, value
-        elif wire == 2:
-            size, i = _varint(data, i)
-            yield number, wire, (i, i + size)
-            i += size
-        elif wire == 1:
-            i += 8
-        elif wire == 5:
-            i += 4
-        else:
-            raise ValueError(f"unsupported protobuf wire type {wire}")
-
-
-def _encode_varint(value: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, value = value & 0x7F, value >> 7
-        out.append(byte | (0x80 if value else 0))
-        if not value:
-            return bytes(out)
-
-
-def _length_delimited(number: int, payload: bytes) -> bytes:
-    return _encode_varint(number << 3 | 2) + _encode_varint(len(payload)) + payload
-
-
-def _with_alignment_output(model: bytes) -> bytes:
-    """What piper's patch_voice_with_alignment does with the onnx package: mark the graph's one
-    Ceil output (samples per phoneme id / hop length) as a graph output. Protobuf merges a
-    repeated embedded message field, so appending `graph { output { name } }` to the
-    ModelProto bytes adds the output. ValueError if there is no single Ceil or it is already an
-    output. (ModelProto.graph = 7; GraphProto.node = 1, .output = 12; NodeProto.output = 2,
-    .op_type = 4; ValueInfoProto.name = 1.)"""
-    ceil: List[str] = []
-    outputs: List[str] = []
-    for number, wire, value in _fields(model):
-        if number != 7 or wire != 2:
-            continue
-        for g_number, g_wire, g_value in _fields(model, *value):
-            if g_wire != 2:
-                continue
-            if g_number == 1:
-                op, names = "", []
-                for n_number, n_wire, n_value in _fields(model, *g_value):
-                    if n_wire == 2 and n_number == 4:
-                        op = model[n_value[0]:n_value[1]].decode()
-                    elif n_wire == 2 and n_number == 2:
-                        names.append(model[n_value[0]:n_value[1]].decode())
-                if op == "Ceil":
-                    ceil.extend(names)
-            elif g_number == 12:
-                for v_number, v_wire, v_value in _fields(model, *g_value):
-                    if v_number == 1 and v_wire == 2:
-                        outputs.append(model[v_value[0]:v_value[1]].decode())
-    if len(ceil) != 1:
-        raise ValueError(f"expected one Ceil tensor, found {ceil}")
-    if ceil[0] in outputs:
-        return model  # already patched on disk
-    return model + _length_delimited(7, _length_delimited(12, _length_delimited(1, ceil[0].encode())))

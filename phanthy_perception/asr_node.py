@@ -143,7 +143,8 @@ class AsrNode(Node):
             return
         self._pub.publish(self._message(utterance, text, True))
         self.get_logger().info(
-            f"heard {text!r} ({utterance.duration_ms} ms of speech, ready "
+            f"heard {text!r} ({utterance.duration_ms} ms of speech, confidence "
+            f"{utterance.result.confidence:.2f}, ready "
             f"{(utterance.t_ready - utterance.t_eos_detected) * 1000:.0f} ms after end of speech, "
             f"asr {utterance.result.latency_ms:.0f} ms{', speculative' if utterance.speculative else ''})")
 
@@ -156,7 +157,8 @@ class AsrNode(Node):
         """What a visitor has said so far while the robot speaks (is_final=false): the speaker's
         barge-in controller reads it; the collector does not forward partials to the agent."""
         self._pub.publish(self._message(utterance, utterance.text, False))
-        self.get_logger().info(f"early: {utterance.text!r} after {utterance.duration_ms} ms of speech")
+        self.get_logger().info(f"early: {utterance.text!r} after {utterance.duration_ms} ms of speech "
+                               f"(confidence {utterance.result.confidence:.2f})")
 
     def _on_dropped(self, utterance: Utterance, reason: str) -> None:
         self.get_logger().info(f"dropped {utterance.text!r}: {reason}")

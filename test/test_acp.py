@@ -202,3 +202,21 @@ def test_the_reply_comes_from_the_speakers_typed_playback_when_its_result_has_no
     turn = run(scenario)
     assert turn.end_reason == "interrupted" and turn.reply == "one two"
     assert turn.t_first_audio == 1.0
+
+
+def test_the_scripted_brain_answers_by_rule_when_an_input_matches():
+    from phanthy_agent.brains.scripted import ScriptedBrain
+    ex = executor_with(("speaker", speak_tool(1)))
+    brain = ScriptedBrain([{"match": "dinosaur", "tool_calls": [call("speak", text="Big bones."), call("finish")]},
+                           {"tool_calls": [call("speak", text="Next."), call("finish")]}])
+
+    async def scenario():
+        h = Harness(ex, [], brain=brain)
+        for text in ("tell me about dinosaurs", "and the cafe?", "more dinosaurs"):
+            h.say(text)
+            await h.turns(len(h.sink.turns) + 1)
+        await h.close()
+        return h.sink.turns
+
+    turns = run(scenario)
+    assert [t.reply for t in turns] == ["Big bones.", "Next.", "Big bones."]

@@ -41,6 +41,13 @@ def rig():
     return clock, speaker, controller
 
 
+def short_speech(clock, c, speech_end, pause_seen, start=100.0):
+    """A visitor speaks from `start` to `speech_end`; the VAD's pause hint arrives at `pause_seen`."""
+    c.activity("onset", start, start)
+    clock.t = pause_seen
+    c.activity("pause", start, speech_end)
+
+
 def test_an_onset_ducks_at_once_and_words_commit_a_stop_at_a_word_boundary(rig):
     clock, speaker, c = rig
     c.activity("onset", t_speech_start=99.95, t=99.95)
@@ -163,3 +170,70 @@ def test_words_the_recognizer_is_unsure_of_do_not_stop_the_robot(rig):
     c.activity("pause", 100.0, 101.0)
     c.transcript("and my name is Kim", t_speech_start=100.0, confidence=0.25)
     assert c.phase is Phase.WATCHING and all(call[0] != "stop" for call in speaker.calls)
+
+
+def test_an_early_guess_arriving_after_the_speech_ended_waits_for_the_final_words(rig):
+    """CI caught espeak's "yeah" early-transcribed as "here" just after its pause: the early
+    guess on the first 0.6 s must not stop the robot once the final transcript is due."""
+    clock, speaker, c = rig
+    short_speech(clock, c, speech_end=100.55, pause_seen=100.7)
+    clock.t = 100.75
+    c.transcript("here", t_speech_start=100.0, final=False, confidence=0.6)
+    assert c.phase is Phase.WAITING and all(call[0] != "stop" for call in speaker.calls)
+    clock.t = 100.9
+    c.transcript("Yeah.", t_speech_start=100.0, confidence=0.7)
+    assert c.phase is Phase.WATCHING and all(call[0] != "stop" for call in speaker.calls)
+
+
+def test_the_final_words_of_a_short_request_still_commit_after_an_early_guess(rig):
+    clock, speaker, c = rig
+    short_speech(clock, c, speech_end=100.6, pause_seen=100.7)
+    c.transcript("wait", t_speech_start=100.0, final=False, confidence=0.6)
+    clock.t = 100.9
+    c.transcript("Wait, stop.", t_speech_start=100.0, confidence=0.7)
+    assert c.phase is Phase.COMMITTED and speaker.calls[-1][0] == "stop"
+
+
+def test_words_of_speech_shorter_than_the_agents_threshold_do_not_stop_the_robot(rig):
+    """The agent drops finals under barge_in_threshold_ms as backchannels; the speaker must not
+    stop for them either (CI: a 348 ms fragment of "yeah" came out as "Here.")."""
+    clock, speaker, c = rig
+    short_speech(clock, c, speech_end=100.35, pause_seen=100.5)
+    clock.t = 100.6
+    c.transcript("Here.", t_speech_start=100.0, confidence=0.7, duration_ms=348)
+    assert c.phase is Phase.WATCHING and all(call[0] != "stop" for call in speaker.calls)
+    short_speech(clock, c, speech_end=101.6, pause_seen=101.8, start=101.0)
+    c.transcript("Stop here.", t_speech_start=101.0, confidence=0.7, duration_ms=600)
+    assert c.phase is Phase.COMMITTED
+
+
+@pytest.mark.parametrize("words, stops", [("here", False), ("Museum.", False), ("Stop!", True),
+                                          ("What?", True), ("Sorry", True), ("the gift shop", True)])
+def test_a_lone_word_stops_the_robot_only_when_it_asks_to(rig, words, stops):
+    clock, speaker, c = rig
+    short_speech(clock, c, speech_end=100.6, pause_seen=100.8)
+    c.transcript(words, t_speech_start=100.0, confidence=0.6, duration_ms=600)
+    assert (c.phase is Phase.COMMITTED) is stops
+
+
+def test_words_arriving_long_after_the_robot_resumed_do_not_stop_it_again(rig):
+    """A hum decoded as "And then make him." 2.2 s after the robot had resumed (CI): too late to
+    cut the robot off; the agent still gets the words."""
+    clock, speaker, c = rig
+    short_speech(clock, c, speech_end=100.8, pause_seen=101.0)
+    clock.t = 102.6
+    c.tick()
+    assert c.phase is Phase.WATCHING
+    clock.t = 103.2
+    c.transcript("And then make him.", t_speech_start=100.0, confidence=0.5, duration_ms=900)
+    assert c.phase is Phase.WATCHING and all(call[0] != "stop" for call in speaker.calls)
+
+
+def test_words_arriving_within_the_transcript_wait_still_stop_the_robot(rig):
+    clock, speaker, c = rig
+    short_speech(clock, c, speech_end=100.45, pause_seen=100.6)
+    clock.t = 101.9
+    c.tick()
+    assert c.phase is Phase.WAITING
+    c.transcript("Stop!", t_speech_start=100.0, confidence=0.6, duration_ms=550)
+    assert c.phase is Phase.COMMITTED

@@ -99,3 +99,13 @@ def test_a_bad_parameter_is_a_clear_error_not_a_crash_loop(tmp_path):
                             capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert result.returncode == 1
     assert "agent.brain must be one of" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_without_a_sound_card_audio_is_a_clear_error_not_a_crash_loop(tmp_path):
+    result = subprocess.run(PHANTHY + ["sim", "--audio"], input="", capture_output=True, text=True,
+                            timeout=120, cwd=tmp_path)
+    assert result.returncode == 1
+    assert "no audio input device" in result.stderr or "no audio" in result.stderr.lower(), result.stderr[-2000:]
+    assert "Traceback" not in result.stderr
+    devices = subprocess.run(PHANTHY + ["devices"], capture_output=True, text=True, timeout=60)
+    assert devices.returncode == 1 and "no audio devices" in devices.stdout

@@ -107,3 +107,22 @@ def test_when_barge_in_already_stopped_the_speech_the_turn_counts_as_interrupted
     first, second = run(scenario)
     assert first.end_reason == "interrupted" and second.inputs == ["where is the cafe"]
     assert 2.1 <= first.t_end < 2.2
+
+
+def test_hearing_and_wake_fire_their_hooks():
+    from support.fake_drivers import FakeTool
+    ex = robot()
+    ex.add("face", FakeTool({"name": "show", "hidden": True,
+                             "x-hooks": {"on_hearing": {"action": "show", "params": {"state": "listening"}},
+                                         "on_wake": {"action": "show", "params": {"state": "attentive"}}}}))
+
+    async def scenario():
+        h = Harness(ex, [])
+        h.core.wake("hey_jarvis")
+        h.core.voice_activity(True)
+        h.core.voice_activity(True)  # still the same speech: fired once
+        await h.at(1.0)
+        await h.close()
+
+    run(scenario)
+    assert [hook for hook in ex.hooks_fired() if hook in ("on_wake", "on_hearing")] == ["on_wake", "on_hearing"]

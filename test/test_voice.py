@@ -2,17 +2,15 @@
 synthesized voice into audio/in in real time, with the robot's own voice (audio/out) coming back
 through the 'microphone' and room noise. Scripted brain; everything else real."""
 
-import json
 import re
 
 import pytest
-from rclpy.node import Node
 
-from phanthy.msg import Transcript, WakeWord
+from phanthy.msg import Transcript, TurnTiming, WakeWord
 from support import voices
 from support.graph import RELIABLE, Graph, calls
 from support.room import Room
-from support.ros_harness import Collect, spin, wait_for
+from support.ros_harness import Collect, spin
 
 pytestmark = [pytest.mark.ros, pytest.mark.slow]
 
@@ -121,6 +119,7 @@ def test_hey_jarvis_take_me_to_the_dinosaur_hall_from_a_wav_file(voice_graph, tm
                                "asr": {"listen_mode": "wake_word"}})
     wakes = Collect(g.probe, WakeWord, "voice/wake", RELIABLE)
     transcripts = Collect(g.probe, Transcript, "voice/transcript", RELIABLE)
+    timing = Collect(g.probe, TurnTiming, "phanthy/turn_timing", RELIABLE)
     [turn] = g.wait_turns(1, timeout=60)
     assert any(w.keyword == "hey_jarvis" and w.source == "openwakeword" for w in wakes.snapshot())
     [final] = [t for t in transcripts.snapshot() if t.source == "asr"]
@@ -130,6 +129,8 @@ def test_hey_jarvis_take_me_to_the_dinosaur_hall_from_a_wav_file(voice_graph, tm
     assert turn.inputs == [final.text] and turn.t_speech_end > 0 and turn.t_transcript_ready > 0
     inputs = [m["content"] for m in g.requests()[0]["messages"] if m["role"] == "user"][1:]
     assert inputs == [final.text]
+    [t] = timing.wait(what="the turn's timing")
+    assert t.turn_id == turn.turn_id and 0 < t.voice_to_voice_ms < 5000 and t.eos_ms > 0
 
 
 def test_speech_without_the_wake_word_is_ignored_in_wake_word_mode(voice_graph):

@@ -7,7 +7,9 @@ File (YAML or JSON): a list of replies, or {"replies": [...]}. A reply:
       - {name: speak, arguments: '{"text": "raw JSON string, possibly invalid"}'}
     delay_s: 0.5                                # optional: think this long first
     error: "endpoint down"                      # optional: fail this step (BrainUnavailable)
-When the replies run out, every step answers with a plain `finish` call.
+A reply with `match: <regex>` is a rule instead: it answers (again and again, never consumed)
+any step whose newest unanswered input matches (case-insensitive), before the sequential
+replies. When the replies run out, every step answers with a plain `finish` call.
 """
 
 from __future__ import annotations
@@ -16,11 +18,12 @@ import asyncio
 import json
 import logging
 import pathlib
+import re
 from typing import Any, List, Optional, Union
 
 import yaml
 
-from .base import BrainReply, BrainRequest, BrainUnavailable, ToolCallRequest
+from .base import BrainReply, BrainRequest, BrainUnavailable, ToolCallRequest, latest_inputs
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +32,8 @@ class ScriptedBrain:
     name = "scripted"
 
     def __init__(self, replies: List[dict], record_path: Optional[str] = None):
-        self._replies = list(replies)
+        self._rules = [(re.compile(r["match"], re.I), r) for r in replies if isinstance(r, dict) and "match" in r]
+        self._replies = [r for r in replies if not (isinstance(r, dict) and "match" in r)]
         self._calls = 0
         self.requests: List[BrainRequest] = []
         self._record_path = pathlib.Path(record_path) if record_path else None
@@ -49,9 +53,11 @@ class ScriptedBrain:
     async def step(self, request: BrainRequest) -> BrainReply:
         self.requests.append(request)
         self._record(request)
-        if not self._replies:
+        inputs = latest_inputs(request.messages)
+        rule = next((r for pattern, r in self._rules if inputs and pattern.search(inputs[-1])), None)
+        if rule is None and not self._replies:
             return BrainReply(tool_calls=[self._call("finish", {})], brain=self.name)
-        reply = self._replies.pop(0) or {}
+        reply = rule if rule is not None else (self._replies.pop(0) or {})
         if reply.get("delay_s"):
             await asyncio.sleep(float(reply["delay_s"]))
         if reply.get("error"):

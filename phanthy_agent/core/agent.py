@@ -96,6 +96,7 @@ class AgentCore:
         self._starts: List[Event] = []  # events that start the next turn (idle or interrupt)
         self._busy = False
         self._hold_until = 0.0  # a visitor is speaking: their transcript is on its way
+        self._visitor_speaking = False
         self._changed = asyncio.Event()
         self._stopping = False
         self._last_status: Optional[AgentStatus] = None
@@ -138,9 +139,17 @@ class AgentCore:
         """VAD onset/offset: while a visitor speaks, and briefly after, their words are on their
         way; acting tools and `finish` wait for them (bounded) instead of acting past them."""
         now = self.clock()
+        if speaking and not self._visitor_speaking:
+            self.hooks.fire("on_hearing")  # the face can show it is listening
+        self._visitor_speaking = speaking
         grace = self.config.listen_hold_max_s if speaking else self.config.transcript_grace_s
         self._hold_until = now + grace
         self._wake()
+
+    def wake(self, keyword: str) -> None:
+        """A wake word or phrase was heard (voice/wake)."""
+        log.info("wake: %s", keyword)
+        self.hooks.fire("on_wake")
 
     def listening_hold(self) -> float:
         """Deadline of the current hold, or 0.0 when nobody's words are pending."""

@@ -22,6 +22,10 @@ BACKCHANNEL_WORDS = frozenset("""
     indeed true exactly totally interesting
 """.split())
 NOT_BACKCHANNEL = frozenset("no stop wait what why how where who when which not don't dont cancel".split())
+# One word that asks the speaker to stop ("stop", "what?", "sorry"): a request on its own. Any
+# other lone word ("here", "museum") is not enough to cut the robot off (LiveKit calls the knob
+# min_interruption_words); it still reaches the agent, which steers with it.
+INTERRUPT_WORDS = NOT_BACKCHANNEL | frozenset("sorry excuse hey hello pause quiet hold actually hang".split())
 
 
 _REPEATS = re.compile(r"(.)\1+")
@@ -57,3 +61,9 @@ def is_echo(heard: str, played_texts: Sequence[str], min_overlap: float = 0.7, m
     through the microphone. `played_texts`: what the speaker played around the utterance."""
     words = [w for w in normalize_text(heard).split() if len(w) > 1]
     return len(words) >= min_words and echo_overlap(heard, played_texts) >= min_overlap
+
+
+def is_request(text: str, min_words: int = 2) -> bool:
+    """Enough words to interrupt a speaker: `min_words` or more, or one interrupt word."""
+    words = normalize_text(text).replace("-", " ").split()
+    return len(words) >= min_words or any(w in INTERRUPT_WORDS for w in words)

@@ -17,7 +17,7 @@ from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 
 from phanthy.msg import (AgentEvent, AgentState, Event as EventMsg, PeerAnnounce, Playback,
-                         RobotStatus, ToolManifest, TurnRecord, TurnTiming, VoiceActivity)
+                         RobotStatus, ToolManifest, TurnRecord, TurnTiming, VoiceActivity, WakeWord)
 
 from ..brains.factory import BrainSettings, make_brain
 from ..core.agent import AgentConfig, AgentCore
@@ -121,6 +121,7 @@ class AgentNode(Node):
         self.create_subscription(PeerAnnounce, "/phanthy/peers", self._on_peer, RELIABLE)
         self.create_subscription(Playback, playback_topic, self._on_playback, RELIABLE)
         self.create_subscription(VoiceActivity, "voice/activity", self._on_voice_activity, RELIABLE)
+        self.create_subscription(WakeWord, "voice/wake", self._on_wake, RELIABLE)
         self.create_timer(1.0, self._expire_peers)
 
         self._thread.start()
@@ -138,6 +139,9 @@ class AgentNode(Node):
     def _on_voice_activity(self, msg: VoiceActivity) -> None:
         if msg.event in ("onset", "offset", ""):
             self._loop.call_soon_threadsafe(self.core.voice_activity, bool(msg.speaking))
+
+    def _on_wake(self, msg: WakeWord) -> None:
+        self._loop.call_soon_threadsafe(self.core.wake, msg.keyword)
 
     def _on_playback(self, msg: Playback) -> None:
         self._loop.call_soon_threadsafe(self.core.playback, msg.utterance_id, msg.state, msg.heard_text)
