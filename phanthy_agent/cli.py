@@ -46,6 +46,8 @@ NODES: Dict[str, str] = {
     "asr": "phanthy_perception.asr_node:AsrNode",
     "wake_word": "phanthy_perception.wake_node:WakeWordNode",
     "console": "phanthy_perception.console:ConsoleNode",
+    "chat_web": "phanthy_agent.ros.chat_node:WebChatNode",
+    "chat_telegram": "phanthy_agent.ros.chat_node:TelegramNode",
 }
 GLOBAL_SECTIONS = ("/**", "**")
 SIM_CONFIG = "sim.yaml"

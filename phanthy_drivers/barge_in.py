@@ -47,6 +47,9 @@ class BargeInConfig:
     enabled: bool = True
     commit_after_ms: int = 1500  # visitor speech this long commits the interruption, whatever its words
     min_confidence: float = 0.4  # words the recognizer is less sure of do not commit
+    early_min_confidence: float = 0.5  # the same for the early transcript of ongoing speech
+    # (tiny.en made "Yeah, man, make sure." at 0.42 of a hum's first 0.6 s; a real request
+    # that misses it still commits on its final words or after commit_after_ms)
     min_words: int = 2  # fewer words commit only when one is an interrupt word ("stop", "wait")
     min_speech_ms: int = 500  # final words of shorter speech do not commit (the agent's
     # barge_in_threshold_ms: it drops them as backchannels, so stopping for them would be silly)
@@ -136,7 +139,7 @@ class BargeInController:
         if is_echo(text, self._played):
             self._release(f"echo of our own words: {text!r}")
         elif is_backchannel(text, self.config.extra_backchannels) or \
-                0.0 <= confidence < self.config.min_confidence or \
+                0.0 <= confidence < (self.config.min_confidence if final else self.config.early_min_confidence) or \
                 (final and 0 < duration_ms < self.config.min_speech_ms):
             if final:
                 self._release(f"a backchannel or unclear: {text!r} ({confidence:.2f}, {duration_ms} ms)")

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from typing import Any, Callable, Dict, List, Mapping, Optional, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 import jsonschema
 from rclpy.action import ActionServer, CancelResponse, GoalResponse
@@ -88,9 +88,10 @@ class DriverNode(Node):
     def add_tool(self, handler: Callable[[ToolCall], Optional[dict]], description: str = "",
                  parameters: Optional[dict] = None, *, name: Optional[str] = None,
                  acting: bool = False, timeout_s: float = 30.0, hidden: bool = False,
-                 hooks: Optional[Mapping[str, HookSpec]] = None) -> None:
+                 hooks: Optional[Mapping[str, HookSpec]] = None, roles: Sequence[str] = ()) -> None:
         """Declare a tool and serve it. `hooks` maps hook names (on_interrupt_speak, ...) to
-        one of this driver's tools: "stop" or {"action": "show", "params": {"state": "x"}}."""
+        one of this driver's tools: "stop" or {"action": "show", "params": {"state": "x"}}.
+        `roles`: who may have the robot call it (visitor, operator, admin; empty = everyone)."""
         name = name or handler.__name__
         parameters = parameters or dict(EMPTY_PARAMETERS)
         jsonschema.Draft202012Validator.check_schema(parameters)
@@ -100,6 +101,8 @@ class DriverNode(Node):
                 "x-hooks": {hook: ({"action": spec, "params": {}} if isinstance(spec, str)
                                    else {"action": spec["action"], "params": dict(spec.get("params", {}))})
                             for hook, spec in (hooks or {}).items()}}
+        if roles:
+            decl["x-roles"] = list(roles)
         self._declarations.append(decl)
         self._servers.append(ActionServer(
             self, Tool, f"{self.driver}/{name}",

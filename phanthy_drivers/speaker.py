@@ -68,6 +68,8 @@ class Speaker(DriverNode):
             boundary_ms=p.get("barge_in.boundary_ms", 300.0, "finish the current word if it ends within this"),
             transcript_wait_s=p.get("barge_in.transcript_wait_s", 1.5, "how long a short speech's words may take"),
             min_confidence=p.get("barge_in.min_confidence", 0.4, "words recognized less surely do not stop the robot"),
+            early_min_confidence=p.get("barge_in.early_min_confidence", 0.5,
+                                       "the same for the early transcript of ongoing speech"),
             min_words=p.get("barge_in.min_words", 2, "fewer words stop the robot only when one is an interrupt word"),
             min_speech_ms=p.get("barge_in.min_speech_ms", 500,
                                 "words of shorter speech do not stop the robot (= agent.barge_in_threshold_ms)"),

@@ -10,9 +10,9 @@ from typing import Optional
 import numpy as np
 
 from rclpy.node import Node
-from rclpy.qos import QoSProfile, ReliabilityPolicy
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 
-from phanthy.msg import AudioFrame, Transcript, VoiceActivity, WakeWord
+from phanthy.msg import AgentState, AudioFrame, Transcript, VoiceActivity, WakeWord
 
 from phanthy_agent.core.backchannel import is_echo
 
@@ -27,6 +27,8 @@ from .wake import ListenGate, WakePhraseMatcher
 
 AUDIO_QOS = QoSProfile(depth=200, reliability=ReliabilityPolicy.RELIABLE)
 EVENTS_QOS = QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE)
+LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL)
+CONVERSATION_STATES = ("RECOGNIZING", "THINKING", "PLAYING")  # the agent's voice interaction is open
 SPEAKER = "anonymous_speaker"
 
 
@@ -84,6 +86,7 @@ class AsrNode(Node):
         self.create_subscription(AudioFrame, input_topic, self._on_audio, AUDIO_QOS)
         self.create_subscription(VoiceActivity, "voice/activity", self._on_activity, EVENTS_QOS)
         self.create_subscription(WakeWord, "voice/wake", self._on_wake, EVENTS_QOS)
+        self.create_subscription(AgentState, "phanthy/agent_state", self._on_agent_state, LATCHED)
         self._wake_pub = self.create_publisher(WakeWord, "voice/wake", EVENTS_QOS)
         self.create_timer(0.1, self.tracker.poll)  # jobs waiting for audio that never came
 
@@ -101,6 +104,12 @@ class AsrNode(Node):
     def _on_wake(self, msg: WakeWord) -> None:
         if msg.source != "transcript":
             self.listen_gate.on_wake(from_time(msg.header.stamp), msg.keyword)
+
+    def _on_agent_state(self, msg: AgentState) -> None:
+        active = msg.voice_state in CONVERSATION_STATES
+        if active != self.listen_gate.in_conversation:
+            self.get_logger().info(f"voice interaction {'open' if active else 'closed'} ({msg.voice_state})")
+        self.listen_gate.set_conversation(active)
 
     def _transcript_wake(self, phrase: str, t: float) -> None:
         self._wake_pub.publish(WakeWord(header=header(t), keyword=phrase, score=1.0, source="transcript"))

@@ -52,6 +52,8 @@ class ReferenceBuffer:
 
     def _push(self, samples: np.ndarray) -> None:
         n = len(samples)
+        if n == 0:  # an empty frame (x[-0:] would be the whole buffer)
+            return
         if n >= self._size:
             self._samples[:] = samples[-self._size:]
         else:
@@ -236,9 +238,14 @@ class EchoGate:
                 out.append(event)
         if self.suppressed and t_now - self._last_check >= self.recheck_s:
             self._last_check = t_now
+            # over max_window_s: a window from the held-back onset, rechecked every 32 ms, let
+            # the visitor through ~35 ms sooner (test_echo_gate data) but also let the robot's
+            # own voice through in a full test run ("call was"): not worth it
             if not self.canceller.playing(t_now) or self._visitor(t_now - self.max_window_s, t_now)[0]:
                 self.suppressed = False
-                # someone talks over the robot while the VAD was already hearing its echo
+                # someone talks over the robot while the VAD was already hearing its echo; their
+                # speech starts about now, not where the held-back echo began (an ASR segment
+                # from there would transcribe the robot's own words)
                 out.append(VadEvent("onset", t_now - 0.1, t_now - 0.1, 0, t_now, 1.0))
         return out
 

@@ -238,11 +238,17 @@ class ListenGate:
         self.matcher = matcher or WakePhraseMatcher()
         self.on_transcript_wake = on_transcript_wake
         self.open_until = float("-inf")
+        self.in_conversation = False
         self._pending: Optional[Tuple[str, float]] = None  # (keyword, valid until)
         self._keyword_matchers: Dict[str, WakePhraseMatcher] = {}
 
     def is_open(self, t: Optional[float] = None) -> bool:
-        return self.mode == "always" or self._now(t) <= self.open_until
+        return self.mode == "always" or self.in_conversation or self._now(t) <= self.open_until
+
+    def set_conversation(self, active: bool) -> None:
+        """The agent's voice interaction is open (RECOGNIZING, THINKING, PLAYING): the visitor's
+        answer to a question, or their words in continuous mode, need no wake word."""
+        self.in_conversation = active
 
     def on_wake(self, t: Optional[float] = None, keyword: str = "") -> None:
         t = self._now(t)

@@ -24,8 +24,9 @@ done_already() { [ -f "$stamps/$1" ] && [ "$(cat "$stamps/$1")" = "$2" ]; }
 mark_done() { mkdir -p "$stamps"; echo "$2" > "$stamps/$1"; }
 
 # 0. System packages: espeak-ng and sox (test voices), PortAudio (pyaudio), speexdsp + swig
-#    (acoustic echo cancellation). Installed with apt when missing (as root, or with sudo).
-system_packages=(espeak-ng sox portaudio19-dev libspeexdsp-dev swig)
+#    (acoustic echo cancellation), chromium (the web chat page is tested in a real browser).
+#    Installed with apt when missing (as root, or with sudo).
+system_packages=(espeak-ng sox portaudio19-dev libspeexdsp-dev swig chromium)
 missing=()
 for pkg in "${system_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

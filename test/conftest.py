@@ -22,3 +22,17 @@ def ros():
     rclpy.init()
     yield rclpy
     rclpy.shutdown()
+
+
+@pytest.fixture
+def graph_factory(ros, tmp_path):
+    """Make whole in-process graphs (support.graph.Graph); all are closed after the test."""
+    from support.graph import Graph
+    graphs = []
+
+    def make(*args, **kwargs):
+        graphs.append(Graph(tmp_path, *args, **kwargs))
+        return graphs[-1]
+    yield make
+    for g in graphs:
+        g.close()

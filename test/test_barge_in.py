@@ -237,3 +237,13 @@ def test_words_arriving_within_the_transcript_wait_still_stop_the_robot(rig):
     assert c.phase is Phase.WAITING
     c.transcript("Stop!", t_speech_start=100.0, confidence=0.6, duration_ms=550)
     assert c.phase is Phase.COMMITTED
+
+
+def test_an_early_guess_needs_more_confidence_than_final_words(rig):
+    clock, speaker, c = rig
+    c.activity("onset", 100.0, 100.0)
+    clock.t = 100.7
+    c.transcript("Yeah, man, make sure.", t_speech_start=100.0, final=False, confidence=0.42)
+    assert c.phase is Phase.HELD
+    c.transcript("Wait, I have a question.", t_speech_start=100.0, final=False, confidence=0.55)
+    assert c.phase is Phase.COMMITTED

@@ -361,7 +361,8 @@ def test_flat_ros_parameter_names_and_defaults():
         assert {n: (s.topic, s.type, s.priority) for n, s in defaults.items()} == {
             "speech": ("voice/transcript", "phanthy/msg/Transcript", 10),
             "chat": ("chat/in", "phanthy/msg/Transcript", 8),
-            "inbox": ("phanthy/inbox", "phanthy/msg/Event", 5)}
+            "inbox": ("phanthy/inbox", "phanthy/msg/Event", 5),
+            "channels": ("channels/in", "phanthy/msg/ChatMessage", 8)}
     assert CollectorConfig().sources == default_sources()
     default_core = CollectorCore(CollectorConfig(), FakeClock())
     assert all(default_core.is_agent_source(n) for n in default_sources())

@@ -8,7 +8,7 @@ from std_msgs.msg import String
 
 from phanthy.msg import Event as EventMsg, ToolManifest
 from phanthy_drivers.sdk import MANIFEST_QOS, DriverNode, ToolCall
-from support.graph import RELIABLE, Graph, calls
+from support.graph import RELIABLE, calls
 from support.ros_harness import Collect, spin, wait_for
 
 pytestmark = pytest.mark.ros
@@ -16,18 +16,6 @@ pytestmark = pytest.mark.ros
 
 def tc(name, **args):
     return {"name": name, "arguments": args}
-
-
-@pytest.fixture
-def graph_factory(ros, tmp_path):
-    graphs = []
-
-    def make(*args, **kwargs):
-        graphs.append(Graph(tmp_path, *args, **kwargs))
-        return graphs[-1]
-    yield make
-    for g in graphs:
-        g.close()
 
 
 def test_take_me_to_the_dinosaur_hall_speaks_walks_and_ends_when_arrived(graph_factory):

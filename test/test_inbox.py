@@ -117,3 +117,20 @@ def test_unclear_speech_while_busy_is_not_a_command_but_unknown_confidence_is_ke
     assert inbox.submit(transcript("where is the cafe", confidence=0.8), busy=True).decision is Decision.STEER
     assert inbox.submit(transcript("to the toilets", confidence=-1.0), busy=True).decision is Decision.STEER
     assert inbox.submit(transcript("and my name is Kim", confidence=0.25), busy=False).decision is Decision.START
+
+
+def test_while_the_robot_speaks_a_lone_word_is_no_request_unless_it_asks_to_stop():
+    """Whisper hears espeak's "yeah" as "here" (508 ms, confidence 0.55): the finish wait must
+    not cut the reply off for it (CI); "stop" and two words still count, and so does typed text."""
+    inbox = Inbox()
+
+    def spoken(text, ms=600):
+        return Event(source="speech", priority=10, text=text, kind="transcript", audio_duration_ms=ms,
+                     confidence=0.55)
+    assert inbox.decide(spoken("here."), busy=True, speaking=True).decision is Decision.DROP
+    assert inbox.decide(spoken("Stop!"), busy=True, speaking=True).decision is Decision.STEER
+    assert inbox.decide(spoken("the gift shop"), busy=True, speaking=True).decision is Decision.STEER
+    assert inbox.decide(spoken("here."), busy=True, speaking=False).decision is Decision.STEER
+    assert inbox.decide(spoken("here.", ms=0), busy=True, speaking=True).decision is Decision.STEER
+    assert Inbox(InboxConfig(min_words_over_speech=0)).decide(
+        spoken("here."), busy=True, speaking=True).decision is Decision.STEER

@@ -126,3 +126,44 @@ def test_hearing_and_wake_fire_their_hooks():
 
     run(scenario)
     assert [hook for hook in ex.hooks_fired() if hook in ("on_wake", "on_hearing")] == ["on_wake", "on_hearing"]
+
+
+def test_words_handed_out_before_the_end_of_speech_do_not_re_arm_the_hold():
+    """The ASR's early final arrives at the VAD's pause hint, before its offset; the offset must
+    not make the robot wait transcript_grace_s more (bench/voice.py caught 2 s delays)."""
+    ex = robot()
+
+    async def scenario():
+        h = Harness(ex, REPLIES)
+        h.core.voice_activity(True)
+        await h.at(1.0)
+        h.say("take me to the dinosaur hall")  # early final, the visitor has just paused
+        await h.at(1.25)
+        h.core.voice_activity(False)  # the VAD's end of speech
+        turns = await h.turns(1)
+        await h.close()
+        return turns
+
+    run(scenario)
+    assert ex.calls("speak")[0].t < 1.3
+
+
+def test_speech_resuming_after_early_words_holds_again():
+    ex = robot()
+
+    async def scenario():
+        h = Harness(ex, REPLIES)
+        h.say("take me to the dinosaur hall")
+        h.core.voice_activity(True)
+        await h.at(0.5)
+        h.core.voice_activity(True)  # resume: the visitor goes on
+        await h.at(1.0)
+        h.core.voice_activity(False)
+        await h.at(1.3)
+        h.say("actually the gift shop first")
+        turns = await h.turns(1)
+        await h.close()
+        return turns
+
+    [turn] = run(scenario)
+    assert [s.args["place"] for s in ex.calls("navigate_to")] == ["gift_shop"]

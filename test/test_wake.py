@@ -169,6 +169,17 @@ def test_wake_word_mode_listens_only_inside_the_window_which_speech_extends():
     assert gate.admit("still talking to someone else", 137.5) is None
 
 
+
+def test_an_open_voice_interaction_needs_no_wake_word_for_the_answer():
+    """After a follow_up question the agent's voice_state is RECOGNIZING: the ASR node holds the
+    gate open, so "yes please" reaches the agent without "hey jarvis"."""
+    gate = ListenGate("wake_word", window_s=8.0, clock=Clock())
+    assert gate.admit("yes please", 100.0) is None
+    gate.set_conversation(True)
+    assert gate.admit("yes please", 100.0) == "yes please"
+    gate.set_conversation(False)
+    assert gate.admit("and the cafe?", 300.0) is None
+
 def test_a_transcript_starting_with_the_wake_phrase_opens_the_window():
     woke = []
     gate = ListenGate("wake_word", clock=Clock(), on_transcript_wake=lambda p, t: woke.append((p, t)))

@@ -149,7 +149,7 @@ def _mode(value: str) -> str:
 
 
 def default_sources() -> Dict[str, SourceConfig]:
-    """Used when no source is configured: speech, chat and the generic inbox."""
+    """Used when no source is configured: speech, chat, the generic inbox and the text channels."""
     return {
         "speech": SourceConfig(name="speech", topic="voice/transcript",
                                type="phanthy/msg/Transcript", priority=10),
@@ -157,6 +157,8 @@ def default_sources() -> Dict[str, SourceConfig]:
                              priority=8),
         "inbox": SourceConfig(name="inbox", topic="phanthy/inbox", type="phanthy/msg/Event",
                               priority=5),
+        "channels": SourceConfig(name="channels", topic="channels/in", type="phanthy/msg/ChatMessage",
+                                 priority=8),
     }
 
 

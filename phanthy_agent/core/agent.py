@@ -14,20 +14,21 @@ import logging
 from typing import Callable, List, Optional, Protocol, Sequence, Tuple
 
 from ..brains.base import Brain
+from ..conversation.history_store import HistoryStore
+from ..conversation.sessions import Sessions, is_voice
+from ..conversation.voice_machine import EXIT_PHRASES, VoiceLines, VoiceMachine, VoiceTimeouts
 from .action_tracker import ActionTracker, TrackedAction
 from .context import ContextBuilder, ConversationHistory, StatusSnapshot
 from .events import Event, InterruptMode
 from .executor import ToolExecutor
 from .hooks import HookDispatcher
 from .inbox import Decision, Inbox, InboxConfig, Routing
-from .tools import INTERRUPT_HOOKS, RegisteredTool, ToolRegistry
+from .tools import INTERRUPT_HOOKS, LOAD_SKILL, ROLES, RegisteredTool, ToolRegistry
 from .turn import TurnResult, TurnRunner
+from .voice_conversation import VoiceConversation
 
 log = logging.getLogger(__name__)
 
-# AgentState.state -> AgentState.voice_state until the voice state machine owns it
-VOICE_STATE_OF = {"idle": "LISTENING", "thinking": "THINKING", "acting": "THINKING",
-                  "speaking": "PLAYING"}
 STATE_HOOKS = {"thinking": "on_thinking", "speaking": "on_speaking", "idle": "on_idle"}
 
 
@@ -36,6 +37,7 @@ class AgentConfig:
     interrupt_mode: InterruptMode = InterruptMode.STEER
     barge_in_threshold_ms: int = 500
     min_confidence_busy: float = 0.4  # while busy, transcripts recognized less surely are dropped
+    min_words_over_speech: int = 2  # while speaking, fewer words are dropped unless they ask to stop
     max_steps: int = 8
     turn_timeout_s: float = 300.0
     speak_tool: str = "speak"  # the tool that says reply text (a driver's acting tool)
@@ -47,6 +49,15 @@ class AgentConfig:
     listen_hold_max_s: float = 15.0  # bound on one hold, whatever the VAD says
     history_turns: int = 12
     history_chars: int = 24_000
+    voice: bool = False  # a microphone feeds this agent: run the voice state machine
+    wake_gated: bool = True  # voice interactions start with the wake word (else any speech)
+    voice_timeouts: VoiceTimeouts = VoiceTimeouts()
+    voice_lines: VoiceLines = VoiceLines()
+    exit_phrases: Tuple[str, ...] = EXIT_PHRASES
+    voice_tick_s: float = 0.25
+    speech_role: str = "visitor"  # role of transcripts (whoever stands in front of the robot)
+    default_role: str = "operator"  # role of other events without one (inbox, scheduler, peers)
+    keep_voice_history: bool = False  # keep closed voice sessions' turns on disk
 
 
 @dataclasses.dataclass(frozen=True)
@@ -74,16 +85,28 @@ class AgentCore:
     def __init__(self, brain: Brain, executor: ToolExecutor, clock: Callable[[], float],
                  config: AgentConfig = AgentConfig(), context: Optional[ContextBuilder] = None,
                  sink: Optional[AgentSink] = None,
-                 wall_clock: Optional[Callable[[], float]] = None):
+                 wall_clock: Optional[Callable[[], float]] = None, store: Optional[HistoryStore] = None):
         self.brain, self.executor, self.clock, self.config = brain, executor, clock, config
+        for name in ("speech_role", "default_role"):
+            if getattr(config, name) not in ROLES:
+                raise ValueError(f"agent.{name} must be one of {', '.join(ROLES)}, not {getattr(config, name)!r}")
         self.wall_clock = wall_clock or clock
         self.sink = sink or NullSink()
         self.context = context or ContextBuilder()
         self.registry = ToolRegistry()
-        self.history = ConversationHistory(config.history_turns, config.history_chars)
+        if self.context.skills and self.context.progressive_skills:
+            self.registry.add_builtin(LOAD_SKILL)
+        self.sessions = Sessions(config.session, lambda: ConversationHistory(config.history_turns,
+                                                                              config.history_chars),
+                                 store=store, keep_voice=config.keep_voice_history)
+        self.history = self.sessions.history(config.session)
+        self.voice = VoiceMachine(clock, config.voice_timeouts, config.voice_lines,
+                                  wake_gated=config.wake_gated, exit_phrases=config.exit_phrases)
+        self.conversation = VoiceConversation(self)
         self.tracker = ActionTracker(clock, on_change=self._on_action_change)
         self.inbox = Inbox(InboxConfig(config.interrupt_mode, config.barge_in_threshold_ms,
-                                       min_confidence_busy=config.min_confidence_busy),
+                                       min_confidence_busy=config.min_confidence_busy,
+                                       min_words_over_speech=config.min_words_over_speech),
                            on_change=self._wake)
         self.hooks = HookDispatcher(self.registry, executor.fire_hook)
         self.session = config.session
@@ -97,6 +120,7 @@ class AgentCore:
         self._busy = False
         self._hold_until = 0.0  # a visitor is speaking: their transcript is on its way
         self._visitor_speaking = False
+        self._words_arrived = False  # a final transcript came since the visitor last (re)started
         self._changed = asyncio.Event()
         self._stopping = False
         self._last_status: Optional[AgentStatus] = None
@@ -108,16 +132,24 @@ class AgentCore:
         if event.priority <= 0:
             log.error("priority-0 event from %s reached the agent; ignoring it", event.source)
             return Routing(Decision.DROP, "priority 0")
+        if event.text.strip().lower() == "/new":
+            key = self.sessions.key_for(event, self.voice.session)
+            self.sessions.reset(key)
+            log.info("session %s starts afresh (/new from %s)", key, event.source)
+            self.emit("session_reset", self._turn_id(), text=key)
+            return Routing(Decision.DROP, "/new: session reset")
         if self._runner is not None and self._runner.cancel_reason:
             routing = self.inbox.decide(event, busy=True, in_flight_texts=self._in_flight())
             if routing.decision is Decision.INTERRUPT or routing.decision is Decision.START:
                 self._starts.append(event)  # a turn is already being cancelled
                 return routing
         if event.is_transcript and event.is_final:
+            self._words_arrived = True
             if self._hold_until:
                 self._hold_until = 0.0  # the words arrived, whatever becomes of them
                 self._wake()
-        routing = self.inbox.submit(event, busy=self._busy, in_flight_texts=self._in_flight())
+        routing = self.inbox.submit(event, busy=self._busy, in_flight_texts=self._in_flight(),
+                                    speaking=self.current_state() == "speaking")
         text = f"{routing.reason} | {event.text[:200]}" if routing.reason else event.text[:200]
         if routing.decision is Decision.DROP:
             log.info("dropped event from %s: %s", event.source, routing.reason)
@@ -130,26 +162,39 @@ class AgentCore:
         elif routing.decision is Decision.INTERRUPT:
             self._starts.append(event)
             self._cancel_turn("interrupted")
+        if routing.decision is not Decision.DROP and self.config.voice and is_voice(event):
+            self.conversation.apply(self.voice.transcript(event.text))
         self.emit({Decision.START: "accepted", Decision.STEER: "steering", Decision.QUEUE: "queued",
                    Decision.INTERRUPT: "interrupting", Decision.DROP: "dropped"}[routing.decision],
                   self._turn_id(), text=text)
         return routing
 
     def voice_activity(self, speaking: bool) -> None:
-        """VAD onset/offset: while a visitor speaks, and briefly after, their words are on their
-        way; acting tools and `finish` wait for them (bounded) instead of acting past them."""
+        """VAD onset or resume (True) / offset (False): while a visitor speaks, and briefly
+        after, their words are on their way; acting tools and `finish` wait for them (bounded)
+        instead of acting past them."""
         now = self.clock()
         if speaking and not self._visitor_speaking:
             self.hooks.fire("on_hearing")  # the face can show it is listening
+        self.conversation.apply(self.voice.speech(speaking))
         self._visitor_speaking = speaking
-        grace = self.config.listen_hold_max_s if speaking else self.config.transcript_grace_s
-        self._hold_until = now + grace
+        if speaking:  # an onset, or speech resuming after a pause: more words are on their way
+            self._words_arrived = False
+            self._hold_until = now + self.config.listen_hold_max_s
+        elif self._words_arrived:
+            # the ASR handed the words out at the pause hint, before the VAD's end of speech
+            # (early final): nothing more to wait for (measured: re-arming here cost 2 s in 8 %
+            # of voice turns)
+            self._hold_until = 0.0
+        else:
+            self._hold_until = now + self.config.transcript_grace_s
         self._wake()
 
     def wake(self, keyword: str) -> None:
         """A wake word or phrase was heard (voice/wake)."""
         log.info("wake: %s", keyword)
         self.hooks.fire("on_wake")
+        self.conversation.apply(self.voice.wake())
 
     def listening_hold(self) -> float:
         """Deadline of the current hold, or 0.0 when nobody's words are pending."""
@@ -164,6 +209,17 @@ class AgentCore:
     # --- the loop --------------------------------------------------------------------------
     async def run(self) -> None:
         """Run turns until stop(). One turn at a time."""
+        ticker = None
+        if self.config.voice:
+            self.conversation.apply(self.voice.start())
+            ticker = asyncio.ensure_future(self.conversation.ticks())
+        try:
+            await self._turn_loop()
+        finally:
+            if ticker is not None:
+                ticker.cancel()
+
+    async def _turn_loop(self) -> None:
         self.refresh_state()
         while not self._stopping:
             triggers = self._take_triggers()
@@ -187,6 +243,11 @@ class AgentCore:
         return self.inbox.take_next_trigger()
 
     async def _run_turn(self, triggers: Sequence[Event]) -> None:
+        self.session = self.sessions.key_for(triggers[0] if triggers else None, self.voice.session)
+        self.history = self.sessions.history(self.session)
+        voice_turn = bool(self.voice.session) and self.session == self.voice.session
+        if voice_turn:
+            self.conversation.apply(self.voice.turn_started())
         runner = TurnRunner(self, triggers)
         self._runner = runner
         task = self._task = asyncio.ensure_future(runner.run())
@@ -197,8 +258,11 @@ class AgentCore:
         result = await task
         if result.end_reason == "timeout" and not result.error:
             result.error = f"turn_timeout_s ({self.config.turn_timeout_s:.0f} s) exceeded"
-        self.history.add_turn(runner.history_messages())
+        self.sessions.record_turn(self.session, runner.history_messages())
         self._runner, self._task = None, None
+        if voice_turn:
+            self.conversation.turn_ended(runner, result)
+        self.conversation.say_pending_lines()
         self.turns_done += 1
         self.emit("turn_ended", runner.turn_id, status=result.end_reason, text=result.reply[:200])
         self.sink.turn(result)
@@ -260,7 +324,9 @@ class AgentCore:
 
     def refresh_state(self) -> None:
         state = self.current_state()
-        status = AgentStatus(state, VOICE_STATE_OF[state], self.session,
+        if self.config.voice:
+            self.conversation.apply(self.voice.audio(state == "speaking"))
+        status = AgentStatus(state, self.voice.state.value, self.session,
                              len(self.tracker.outstanding()), self.last_brain or "")
         if status == self._last_status:
             return
@@ -287,3 +353,8 @@ class AgentCore:
                   status=action.status, text=action.error or action.result_json[:200])
         self._wake()
         self.refresh_state()
+
+    def role_of(self, event: Event) -> str:
+        if event.role:
+            return event.role
+        return self.config.speech_role if event.is_transcript else self.config.default_role

@@ -15,10 +15,11 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import json
-from typing import Callable, List, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple
 
 from ..brains.base import META_INPUT, META_NOTICE, META_STATUS, Message
 from .action_tracker import TrackedAction
+from .skills import SkillLibrary
 from .tools import RegisteredTool
 
 DEFAULT_IDENTITY = (
@@ -69,9 +70,11 @@ class ConversationHistory:
 
 class ContextBuilder:
     def __init__(self, identity: str = DEFAULT_IDENTITY, environment: str = "",
-                 local_time: Callable[[float], datetime.datetime] = datetime.datetime.fromtimestamp):
+                 local_time: Callable[[float], datetime.datetime] = datetime.datetime.fromtimestamp,
+                 skills: Optional[SkillLibrary] = None, progressive_skills: bool = True):
         self.identity = identity.strip()
         self.environment = environment.strip()
+        self.skills, self.progressive_skills = skills, progressive_skills
         self._local_time = local_time
         self._cached_key: Tuple = ()
         self._cached_prefix = ""
@@ -89,6 +92,10 @@ class ContextBuilder:
         if tools:
             lines = [f"- {t.visible_name}: {t.decl.description}".rstrip(": ") for t in tools]
             parts.append("## Your tools\n" + "\n".join(lines))
+        if self.skills:
+            section = self.skills.prefix_section([t.visible_name for t in tools], self.progressive_skills)
+            if section:
+                parts.append(section)
         parts.append("## Status\nThe first user message of each turn is the robot's current "
                      "status (time, state, running actions), written by the system, not by a "
                      "visitor.")

@@ -42,6 +42,8 @@ class Event:
     stamp: float = 0.0
     interrupt_mode: str = ""  # "" = the agent's default
     session: str = ""
+    sender: str = ""  # a chat message's author (channel's id)
+    role: str = ""  # the sender's role (visitor | operator | admin); "" = the agent's default
     # transcript fields (typed: the backchannel filter reads audio_duration_ms, nothing else)
     is_final: bool = True
     audio_duration_ms: int = 0  # 0 = not speech (typed text): never a backchannel by length

@@ -14,7 +14,7 @@ from collections import deque
 from enum import Enum
 from typing import Callable, Deque, Iterable, List, Optional
 
-from .backchannel import is_backchannel
+from .backchannel import is_backchannel, is_request
 from .events import Event, InterruptMode, normalize_text
 
 log = logging.getLogger(__name__)
@@ -42,6 +42,10 @@ class InboxConfig:
     max_waiting: int = 64  # bound on each queue; the oldest is dropped (logged) beyond it
     backchannel_lexicon: bool = True  # while busy, "yeah", "okay", "mm-hm"... of any length are dropped
     min_confidence_busy: float = 0.4  # while busy, speech recognized less surely is dropped (-1 = unknown: kept)
+    # while the robot speaks, speech of fewer words is dropped unless one asks to stop ("stop",
+    # "wait", "what?"): Whisper turns hums and "yeah" into lone words ("here"), and the speaker's
+    # barge-in does not stop for them either (0 = off)
+    min_words_over_speech: int = 2
 
 
 class Inbox:
@@ -55,8 +59,9 @@ class Inbox:
         self._on_change = on_change or (lambda: None)
 
     # --- decisions -------------------------------------------------------------------------
-    def decide(self, event: Event, busy: bool, in_flight_texts: Iterable[str] = ()) -> Routing:
-        """Decide without changing any state."""
+    def decide(self, event: Event, busy: bool, in_flight_texts: Iterable[str] = (),
+               speaking: bool = False) -> Routing:
+        """Decide without changing any state (`speaking`: the robot is talking)."""
         if event.is_transcript and not event.is_final:
             return Routing(Decision.DROP, "partial transcript")
         if not event.text.strip():
@@ -73,6 +78,9 @@ class Inbox:
             # Whisper invents words for hums ("mm-hm" -> "and my name is Kim", confidence 0.25)
             return Routing(Decision.DROP, f"backchannel: unclear speech {event.text!r} "
                                           f"(confidence {event.confidence:.2f} < {self.config.min_confidence_busy})")
+        if event.is_transcript and speaking and event.audio_duration_ms > 0 and self.config.min_words_over_speech \
+                and not is_request(event.text, self.config.min_words_over_speech):
+            return Routing(Decision.DROP, f"backchannel: {event.text!r} while the robot speaks is no request")
         key = normalize_text(event.text)
         waiting_texts = [e.text for e in self.waiting()]
         if any(normalize_text(t) == key for t in list(in_flight_texts) + waiting_texts):
@@ -81,10 +89,11 @@ class Inbox:
         superseded = tuple(e for e in self.waiting() if e.is_transcript) if event.is_transcript else ()
         return Routing(Decision(mode.value), superseded=superseded)
 
-    def submit(self, event: Event, busy: bool, in_flight_texts: Iterable[str] = ()) -> Routing:
+    def submit(self, event: Event, busy: bool, in_flight_texts: Iterable[str] = (),
+               speaking: bool = False) -> Routing:
         """Decide and apply: STEER and QUEUE events are stored here; START and INTERRUPT are
         the caller's to act on; DROP is forgotten."""
-        routing = self.decide(event, busy, in_flight_texts)
+        routing = self.decide(event, busy, in_flight_texts, speaking)
         if routing.superseded:
             # A newer transcript replaces an older one still waiting: the older is usually the
             # repeat a visitor produced because the robot gave no feedback.

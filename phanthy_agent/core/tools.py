@@ -20,6 +20,13 @@ HOOK_NAMES = (
     "on_thinking", "on_speaking", "on_idle", "on_error",
 )
 INTERRUPT_HOOKS = ("on_interrupt_speak", "on_interrupt_motion")
+ROLES = ("visitor", "operator", "admin")  # who sent a message, least trusted first
+
+
+def least_trusted(roles) -> str:
+    """The role a turn acts with: the least trusted of its inputs' roles."""
+    ranked = [r for r in roles if r in ROLES]
+    return min(ranked, key=ROLES.index) if ranked else "visitor"
 BUILTIN_DRIVER = ""  # tools the agent itself implements (finish, cancel_action)
 _NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 MAX_ARGS_CHARS = 64_000
@@ -42,6 +49,19 @@ class ToolDeclaration(pydantic.BaseModel):
     timeout_s: float = pydantic.Field(30.0, gt=0)
     hidden: bool = False
     x_hooks: Dict[str, HookBinding] = pydantic.Field(default_factory=dict, alias="x-hooks")
+    # who may call it: sender roles (empty = everyone; admin always may)
+    x_roles: List[str] = pydantic.Field(default_factory=list, alias="x-roles")
+
+    @pydantic.field_validator("x_roles")
+    @classmethod
+    def _known_roles(cls, value: List[str]) -> List[str]:
+        unknown = sorted(set(value) - set(ROLES))
+        if unknown:
+            raise ValueError(f"unknown roles {unknown}; known: {list(ROLES)}")
+        return value
+
+    def allows(self, role: str) -> bool:
+        return not self.x_roles or role == "admin" or role in self.x_roles
 
     @pydantic.field_validator("name")
     @classmethod
@@ -96,7 +116,11 @@ BUILTIN_TOOLS = (
         name="finish",
         description="End your turn. Call it when you have done and said everything needed. "
                     "It waits for your running actions (speech, motion) to complete.",
-        parameters={"type": "object", "properties": {}}),
+        parameters={"type": "object", "properties": {"dialogue_state": {
+            "type": "string", "enum": ["end", "follow_up", "continuous"],
+            "description": "Spoken conversations: end (done), follow_up (you asked the visitor "
+                           "something: wait for the answer) or continuous (the visitor wants to "
+                           "keep talking)."}}}),
     ToolDeclaration(
         name="cancel_action",
         description="Cancel one of your running actions by its action_id (listed in the status).",
@@ -105,12 +129,19 @@ BUILTIN_TOOLS = (
 )
 
 
+LOAD_SKILL = ToolDeclaration(
+    name="load_skill",
+    description="Read the full instructions of one of your skills (listed under Skills).",
+    parameters={"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]})
+
+
 class ToolError(Exception):
     """A tool call the model got wrong; the message goes back to the model."""
 
 
 class ToolRegistry:
     def __init__(self) -> None:
+        self._builtins: Tuple[ToolDeclaration, ...] = BUILTIN_TOOLS
         self._by_driver: Dict[str, List[ToolDeclaration]] = {}
         self._visible: Dict[str, RegisteredTool] = {}
         self._by_qualified: Dict[Tuple[str, str], RegisteredTool] = {}
@@ -139,6 +170,12 @@ class ToolRegistry:
         self._rebuild()
         return errors
 
+    def add_builtin(self, decl: ToolDeclaration) -> None:
+        """A built-in tool that exists only in some deployments (load_skill, with skills)."""
+        if decl.name not in {d.name for d in self._builtins}:
+            self._builtins += (decl,)
+            self._rebuild()
+
     def remove_driver(self, driver: str) -> None:
         if self._by_driver.pop(driver, None) is not None:
             self._rebuild()
@@ -147,7 +184,7 @@ class ToolRegistry:
         return sorted(self._by_driver)
 
     def _rebuild(self) -> None:
-        everything = [(BUILTIN_DRIVER, d) for d in BUILTIN_TOOLS]
+        everything = [(BUILTIN_DRIVER, d) for d in self._builtins]
         everything += [(drv, d) for drv in sorted(self._by_driver) for d in self._by_driver[drv]]
         counts: Dict[str, int] = {}
         for _, decl in everything:

@@ -26,7 +26,7 @@ from .action_tracker import CANCELLED, FAILED, TIMEOUT, TrackedAction
 from .context import notice_message
 from .heard import heard_text
 from .events import Event
-from .tools import RegisteredTool, ToolError
+from .tools import RegisteredTool, ToolError, least_trusted
 
 if TYPE_CHECKING:  # pragma: no cover
     from .agent import AgentCore
@@ -76,6 +76,7 @@ class TurnRunner:
         self.cfg = core.config
         self.turn_id = uuid.uuid4().hex[:12]
         self.triggers = list(triggers)
+        self._events: List[Event] = list(triggers)  # every input event, for the role
         self.inputs: List[str] = []
         self.thinking = False
         self.cancel_reason = ""
@@ -83,6 +84,7 @@ class TurnRunner:
         self._history_start = 0
         self._calls: List[Dict[str, Any]] = []
         self._final_text = ""
+        self.dialogue_state_raw: Any = None  # the finish call's raw arguments (voice turns)
         self.result = TurnResult(
             self.turn_id, core.session, self.triggers[0].source if self.triggers else "",
             self.inputs, self._calls, "", "finished",
@@ -179,8 +181,15 @@ class TurnRunner:
         self._stop_everything("step limit")
         await self._confirm_cancels()
 
+    @property
+    def role(self) -> str:
+        """The least trusted role among the turn's inputs: a visitor's words steered into an
+        operator's turn do not borrow the operator's rights."""
+        return least_trusted(self.core.role_of(e) for e in self._events)
+
     def _inject_pending(self) -> None:
         steered = self.core.inbox.take_steering()
+        self._events.extend(steered)
         for event in steered:
             self.inputs.append(event.text)
             self._messages.append(Message("user", event.text, meta="input"))
@@ -220,6 +229,7 @@ class TurnRunner:
         for index, call in enumerate(calls):
             rest = calls[index + 1:]
             if call.name == "finish":
+                self.dialogue_state_raw = call.arguments
                 ended = await self._finish()
                 self._tool_result(call, {"status": "turn ended" if ended else
                                          "not finished yet: read the action updates"})
@@ -229,6 +239,11 @@ class TurnRunner:
             if tool is None:
                 self._tool_result(call, {"error": f"unknown tool {call.name!r}; available: " + ", ".join(
                     t.visible_name for t in self.core.registry.visible_tools())})
+                continue
+            if not tool.decl.allows(self.role):
+                log.warning("turn %s: %s refused for role %s", self.turn_id, call.name, self.role)
+                self._tool_result(call, {"error": f"{call.name} is not allowed in this conversation (the sender "
+                                                  f"is a {self.role}; it needs {' or '.join(tool.decl.x_roles)})"})
                 continue
             try:
                 args = self.core.registry.parse_args(tool, call.arguments)
@@ -302,6 +317,9 @@ class TurnRunner:
                 return {"status": action.status, "note": "it had already ended"}
             self.core.executor.cancel(action.action_id)
             return {"status": "cancel requested"}
+        if tool.decl.name == "load_skill" and self.core.context.skills is not None:
+            return self.core.context.skills.load(args["name"], [t.visible_name for t in
+                                                                self.core.registry.visible_tools()])
         return {"error": f"built-in tool {tool.decl.name} is not callable here"}
 
     async def _say(self, text: str) -> None:

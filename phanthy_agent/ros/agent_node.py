@@ -11,19 +11,24 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
+import sqlite3
 import threading
+import time
 
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 
-from phanthy.msg import (AgentEvent, AgentState, Event as EventMsg, PeerAnnounce, Playback,
+from phanthy.msg import (AgentEvent, AgentState, ChatMessage, Event as EventMsg, PeerAnnounce, Playback,
                          RobotStatus, ToolManifest, TurnRecord, TurnTiming, VoiceActivity, WakeWord)
 
 from ..brains.factory import BrainSettings, make_brain
+from ..conversation.history_store import HistoryStore
+from ..conversation.voice_machine import EXIT_PHRASES, VoiceLines, VoiceTimeouts
 from ..core.agent import AgentConfig, AgentCore
 from ..core.context import DEFAULT_IDENTITY, ContextBuilder
 from ..core.events import InterruptMode
 from ..core.peers import PeerDirectory
+from ..core.skills import SkillLibrary
 from ..core.tools import INTERRUPT_HOOKS
 from . import convert
 from .params import Params, resolve_config
@@ -59,6 +64,8 @@ class AgentNode(Node):
                                         "final transcripts shorter than this are backchannels while busy"),
             min_confidence_busy=p.get("agent.min_confidence_busy", 0.4,
                                       "while busy, transcripts recognized less surely are dropped (0..1)"),
+            min_words_over_speech=p.get("agent.min_words_over_speech", 2,
+                                        "while the robot speaks, fewer words are dropped unless they ask to stop"),
             max_steps=p.get("agent.max_steps", 8, "model steps per turn"),
             turn_timeout_s=p.get("agent.turn_timeout_s", 300.0, "hard limit of one turn"),
             speak_tool=p.get("agent.speak_tool", "speak", "the tool that says reply text"),
@@ -73,7 +80,27 @@ class AgentNode(Node):
             history_chars=p.get("agent.history_chars", 24000, "history size bound"),
             transcript_grace_s=p.get("agent.transcript_grace_s", 2.0,
                                      "after a visitor stops speaking, wait this long for their words"),
-            listen_hold_max_s=p.get("agent.listen_hold_max_s", 15.0, "bound on waiting for a speaking visitor"))
+            listen_hold_max_s=p.get("agent.listen_hold_max_s", 15.0, "bound on waiting for a speaking visitor"),
+            speech_role=p.get("agent.speech_role", "visitor", "role of spoken requests (visitor | operator | admin)"),
+            default_role=p.get("agent.default_role", "operator", "role of events that name none (inbox, scheduler)"),
+            keep_voice_history=p.get("agent.keep_voice_history", False, "keep ended voice sessions on disk"),
+            voice=p.get("agent.voice.enabled", False, "a microphone feeds this agent: run the voice state machine"),
+            wake_gated=p.get("agent.voice.wake_gated", True, "interactions start with the wake word (else any speech)"),
+            voice_timeouts=VoiceTimeouts(
+                wake_listen_s=p.get("agent.voice.wake_listen_s", 8.0, "after a wake word, wait this long for words"),
+                follow_up_s=p.get("agent.voice.follow_up_s", 8.0, "wait this long for the answer to a question"),
+                continuous_silence_s=p.get("agent.voice.continuous_silence_s", 20.0,
+                                           "continuous mode ends after this much silence"),
+                max_utterance_s=p.get("agent.voice.max_utterance_s", 30.0, "bound on one utterance"),
+                thinking_s=p.get("agent.voice.thinking_s", 30.0, "a voice turn without audio is aborted after this"),
+                playing_s=p.get("agent.voice.playing_s", 120.0, "bound on one spoken reply"),
+                reprompts=p.get("agent.voice.reprompts", 1, "re-prompts after an unanswered question")),
+            voice_lines=VoiceLines(
+                reprompt=p.get("agent.voice.reprompt", VoiceLines.reprompt, "said when a question goes unanswered"),
+                fallback=p.get("agent.voice.fallback", VoiceLines.fallback, "said after a failure"),
+                goodbye=p.get("agent.voice.goodbye", "", "said when continuous mode ends by an exit phrase")),
+            exit_phrases=tuple(p.get("agent.voice.exit_phrases", list(EXIT_PHRASES),
+                                     "phrases that end continuous mode")))
         identity = p.get("agent.identity", "", "system prompt text (overrides identity_file)")
         identity_file = p.get("agent.identity_file", "", "file with the system prompt")
         environment_file = p.get("agent.environment_file", "museum.md", "static environment description")
@@ -96,23 +123,39 @@ class AgentNode(Node):
         accept_timeout = p.get("tools.accept_timeout_s", 5.0, "how long a driver may take to accept a goal")
         playback_topic = p.get("agent.playback_topic", "speaker/playback",
                                "the speaker's Playback topic (what was heard, first audio)")
+        skills_dirs = p.get("agent.skills_dirs", ["skills"], "directories of <name>/SKILL.md skills ('' = none)")
+        progressive = p.get("agent.skills_progressive", True,
+                            "list skills by name and load them with load_skill (false: inline every skill)")
+        history_db = p.get("agent.history_db", "", "SQLite file of the session histories ('' = memory only)")
+        keep_turns = p.get("agent.history_keep_turns", 200, "turns kept on disk per session")
         self.self_id = p.get("peers.self_id", "", "this robot's peer id (its own announcements are ignored)")
         p.warn_unknown()
 
+        skills = SkillLibrary.from_dirs([str(resolve_config(d)) for d in skills_dirs if d])
         context = ContextBuilder(
             identity=identity or (_read(identity_file, "agent.identity_file") if identity_file else DEFAULT_IDENTITY),
-            environment=_read(environment_file, "agent.environment_file") if environment_file else "")
+            environment=_read(environment_file, "agent.environment_file") if environment_file else "",
+            skills=skills, progressive_skills=progressive)
         brain = make_brain(settings)
 
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="agent-core", daemon=True)
         self.executor_bridge = RosToolExecutor(self, self._loop, server_wait, accept_timeout, hook_timeout)
         clock = lambda: self.get_clock().now().nanoseconds * 1e-9  # noqa: E731
-        self.core = AgentCore(brain, self.executor_bridge, clock, config, context, sink=self, wall_clock=clock)
+        store = None
+        if history_db:
+            try:
+                store = HistoryStore(history_db, keep_turns, clock=time.time)
+            except (OSError, sqlite3.Error) as exc:
+                self.get_logger().error(f"agent.history_db {history_db!r} unusable ({exc}): "
+                                        f"histories are kept in memory only")
+        self.core = AgentCore(brain, self.executor_bridge, clock, config, context, sink=self, wall_clock=clock,
+                              store=store)
         self.peers = PeerDirectory(clock, self.self_id)
 
         self._state_pub = self.create_publisher(AgentState, "phanthy/agent_state", LATCHED)
         self._turn_pub = self.create_publisher(TurnRecord, "phanthy/turns", RELIABLE)
+        self._chat_pub = self.create_publisher(ChatMessage, "channels/out", RELIABLE)
         self._timing_pub = self.create_publisher(TurnTiming, "phanthy/turn_timing", RELIABLE)
         self._event_pub = self.create_publisher(AgentEvent, "phanthy/agent_events", RELIABLE)
         self.create_subscription(EventMsg, "phanthy/events", self._on_event, RELIABLE)
@@ -137,7 +180,7 @@ class AgentNode(Node):
         self._loop.call_soon_threadsafe(self.core.update_manifest, msg.driver, msg.tools_json)
 
     def _on_voice_activity(self, msg: VoiceActivity) -> None:
-        if msg.event in ("onset", "offset", ""):
+        if msg.event in ("onset", "resume", "offset", ""):
             self._loop.call_soon_threadsafe(self.core.voice_activity, bool(msg.speaking))
 
     def _on_wake(self, msg: WakeWord) -> None:
@@ -172,6 +215,9 @@ class AgentNode(Node):
 
     def turn(self, result) -> None:
         self._turn_pub.publish(convert.turn_to_msg(result, self._now()))
+        reply = convert.chat_reply(result.session, result.reply or result.error, self._now())
+        if reply is not None:  # a text channel's conversation: the reply goes back to it
+            self._chat_pub.publish(reply)
         if result.t_speech_end:  # a voice turn: where its time went
             self._timing_pub.publish(convert.turn_timing_msg(result, self._now()))
         log.info("turn %s %s in %.2f s: %r", result.turn_id, result.end_reason,
@@ -217,3 +263,5 @@ class AgentNode(Node):
             log.debug("agent wind-down failed", exc_info=True)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=2.0)
+        if self.core.sessions.store is not None:
+            self.core.sessions.store.close()

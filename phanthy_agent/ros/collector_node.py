@@ -1,6 +1,6 @@
 """The `collector` node: subscribes to the configured sources and calls the collector core.
 
-Priority > 0 sources (Transcript, Event or std_msgs/String topics) are forwarded on
+Priority > 0 sources (Transcript, Event, ChatMessage or std_msgs/String topics) are forwarded on
 phanthy/events; priority 0 sources (any message type, best-effort sensor QoS) only feed the
 ring buffers and the summarizer, whose status lines go to phanthy/robot_status and whose alerts
 are forwarded like any event. The node is also a driver: it serves `query_events`.
@@ -15,7 +15,7 @@ from typing import Any, Dict
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
 
-from phanthy.msg import Event as EventMsg, RobotStatus, Transcript
+from phanthy.msg import ChatMessage, Event as EventMsg, RobotStatus, Transcript
 
 from phanthy_drivers.sdk import DriverNode, ToolCall, ToolFailed
 
@@ -28,7 +28,7 @@ from .params import Params
 RELIABLE = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE)
 LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                      durability=DurabilityPolicy.TRANSIENT_LOCAL)
-AGENT_TYPES = ("phanthy/msg/Transcript", "phanthy/msg/Event", "std_msgs/msg/String")
+AGENT_TYPES = ("phanthy/msg/Transcript", "phanthy/msg/Event", "phanthy/msg/ChatMessage", "std_msgs/msg/String")
 
 
 def message_type(type_name: str):
@@ -97,6 +97,8 @@ class CollectorNode(DriverNode):
             event = convert.transcript_to_event(msg, name, 1, now)
         elif isinstance(msg, EventMsg):
             event = convert.event_from_msg(msg)
+        elif isinstance(msg, ChatMessage):
+            event = convert.chat_to_event(msg, name, 1, now)
         else:
             event = Event(source=name, priority=1, text=convert.clean_text(msg.data), stamp=now)
         if len(event.text) >= convert.MAX_TEXT_CHARS:

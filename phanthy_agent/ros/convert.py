@@ -42,7 +42,8 @@ def clean_text(text: str) -> str:
 def event_from_msg(msg: EventMsg) -> Event:
     return Event(source=msg.source, priority=int(msg.priority), text=clean_text(msg.text),
                  kind=msg.kind or EventKind.TEXT.value, stamp=from_time(msg.header.stamp),
-                 interrupt_mode=msg.interrupt_mode, session=msg.session, is_final=msg.is_final,
+                 interrupt_mode=msg.interrupt_mode, session=msg.session, sender=msg.sender, role=msg.role,
+                 is_final=msg.is_final,
                  audio_duration_ms=int(msg.audio_duration_ms), confidence=float(msg.confidence),
                  speaker_id=msg.speaker_id, language=msg.language, origin=msg.origin,
                  t_speech_end=msg.t_speech_end, t_eos_detected=msg.t_eos_detected,
@@ -53,7 +54,7 @@ def event_to_msg(event: Event) -> EventMsg:
     return EventMsg(header=header(event.stamp), source=event.source,
                     priority=max(0, min(255, int(event.priority))),
                     interrupt_mode=event.interrupt_mode, kind=event.kind, text=event.text,
-                    session=event.session, is_final=event.is_final,
+                    session=event.session, sender=event.sender, role=event.role, is_final=event.is_final,
                     audio_duration_ms=max(0, int(event.audio_duration_ms)),
                     confidence=float(event.confidence), speaker_id=event.speaker_id,
                     language=event.language, origin=event.origin,
@@ -140,3 +141,23 @@ def stamp_of(msg: Any, fallback: float) -> float:
 def event_as_dict(event: Event) -> Dict[str, Any]:
     return {"source": event.source, "priority": event.priority, "kind": event.kind,
             "text": event.text, "stamp": event.stamp}
+
+
+def chat_to_event(msg, source: str, priority: int, stamp: float) -> Event:
+    """A phanthy/msg/ChatMessage from a channel: its session is `<channel>:<chat_id>`."""
+    channel = msg.channel.strip() or source
+    chat_id = msg.chat_id.strip() or "default"
+    return Event(source=source, priority=priority, text=clean_text(msg.text), kind=EventKind.TEXT.value,
+                 stamp=from_time(msg.header.stamp) or stamp, session=f"{channel}:{chat_id}",
+                 sender=msg.sender, role=msg.role, origin=channel)
+
+
+def chat_reply(session: str, text: str, now: float, voice_prefix: str = "voice"):
+    """The robot's reply to a chat session as a ChatMessage for chat/out (None for sessions that
+    are not `<channel>:<chat_id>` of a text channel)."""
+    from phanthy.msg import ChatMessage
+    channel, sep, chat_id = session.partition(":")
+    if not sep or not chat_id or channel == voice_prefix or not text.strip():
+        return None
+    return ChatMessage(header=header(now), channel=channel, chat_id=chat_id, sender="robot", role="",
+                       text=text)

@@ -35,14 +35,15 @@ def speech(text: str, t: float = 0.0, duration_ms: int = 1500, mode: str = "", s
 
 
 class Harness:
-    def __init__(self, executor, replies, config: Optional[AgentConfig] = None, brain=None, context=None):
+    def __init__(self, executor, replies, config: Optional[AgentConfig] = None, brain=None, context=None,
+                 store=None):
         loop = asyncio.get_running_loop()
         self.loop = loop
         self.executor = executor
         self.brain = brain or ScriptedBrain(replies)
         self.sink = RecordingSink()
         self.core = AgentCore(self.brain, executor, loop.time, config or AgentConfig(), context=context,
-                              sink=self.sink)
+                              sink=self.sink, store=store)
         for driver, tools_json in executor.manifests().items():
             assert self.core.update_manifest(driver, tools_json) == []
         self._task = asyncio.ensure_future(self.core.run())

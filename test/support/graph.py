@@ -80,7 +80,9 @@ class Graph:
         return [json.loads(line) for line in self.record.read_text().splitlines() if line.strip()]
 
     def close(self) -> None:
-        self.group.stop()
+        if not getattr(self, "_closed", False):
+            self._closed = True
+            self.group.stop()
 
 
 def calls(record: TurnRecord) -> List[dict]:

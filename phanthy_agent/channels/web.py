@@ -1,0 +1,125 @@
+"""The local web chat: one HTML page and a WebSocket, served with aiohttp. No ROS.
+
+    GET /?token=T        the chat page (each browser keeps its own chat id in localStorage)
+    GET /ws?chat=ID&token=T   WebSocket: {"text": "..."} in; {"from": "robot", "text": "..."} out
+
+Bound to 127.0.0.1 by default. With a token configured, both paths need it (403 otherwise);
+a host other than loopback without a token is refused at start. Messages that are not JSON
+with a text field, or longer than MAX_TEXT, are answered with an error and dropped; the
+connection stays open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+import re
+from typing import Callable, Dict, Optional, Set
+
+from aiohttp import WSMsgType, web
+
+from .access import AccessPolicy
+from .web_page import PAGE
+
+log = logging.getLogger(__name__)
+
+MAX_TEXT = 4000
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+_CHAT_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+OnMessage = Callable[[str, str, str, str], None]  # chat_id, sender, role, text
+
+
+class WebChat:
+    def __init__(self, on_message: OnMessage, host: str = "127.0.0.1", port: int = 8765, token: str = "",
+                 policy: AccessPolicy = AccessPolicy(default_role="operator")):
+        if host not in LOOPBACK and not token:
+            raise ValueError(f"refusing to serve the web chat on {host} without a token (set web.token, "
+                             f"or keep web.host 127.0.0.1)")
+        self.on_message, self.host, self.port, self.token, self.policy = on_message, host, port, token, policy
+        self._sockets: Dict[str, Set[web.WebSocketResponse]] = {}
+        self._runner: Optional[web.AppRunner] = None
+        self._loop: Optional[asyncio.AbstractEventLoop] = None
+
+    async def start(self) -> int:
+        """Serve; returns the bound port (useful with port 0)."""
+        self._loop = asyncio.get_running_loop()
+        app = web.Application()
+        app.router.add_get("/", self._page)
+        app.router.add_get("/ws", self._ws)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]  # the real port when 0 was asked
+        log.info("web chat on http://%s:%d/", self.host, self.port)
+        return self.port
+
+    async def stop(self) -> None:
+        for sockets in list(self._sockets.values()):
+            for ws in list(sockets):
+                await ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    def send(self, chat_id: str, text: str) -> int:
+        """Thread-safe: the robot's reply to one chat; returns how many tabs it went to."""
+        sockets = list(self._sockets.get(chat_id, ()))
+        if self._loop is None or not sockets:
+            log.info("web chat %s: no open page for the reply", chat_id)
+            return 0
+        payload = json.dumps({"from": "robot", "text": text})
+        for ws in sockets:
+            asyncio.run_coroutine_threadsafe(ws.send_str(payload), self._loop)
+        return len(sockets)
+
+    # --- handlers ----------------------------------------------------------------------------
+    def _authorized(self, request: web.Request) -> bool:
+        return not self.token or hmac.compare_digest(request.query.get("token", ""), self.token)
+
+    async def _page(self, request: web.Request) -> web.Response:
+        if not self._authorized(request):
+            return web.Response(status=403, text="token required")
+        return web.Response(text=PAGE, content_type="text/html")
+
+    async def _ws(self, request: web.Request) -> web.StreamResponse:
+        if not self._authorized(request):
+            return web.Response(status=403, text="token required")
+        chat_id = request.query.get("chat", "")
+        if not _CHAT_ID.match(chat_id):
+            return web.Response(status=400, text="chat must be 1-64 letters, digits, _ or -")
+        if not self.policy.admits(chat_id):
+            return web.Response(status=403, text="this chat is not allowed")
+        ws = web.WebSocketResponse(heartbeat=30)
+        await ws.prepare(request)
+        self._sockets.setdefault(chat_id, set()).add(ws)
+        log.info("web chat %s connected", chat_id)
+        try:
+            async for msg in ws:
+                if msg.type == WSMsgType.TEXT:
+                    await self._inbound(ws, chat_id, msg.data)
+                elif msg.type == WSMsgType.ERROR:
+                    log.warning("web chat %s: %s", chat_id, ws.exception())
+        finally:
+            self._sockets.get(chat_id, set()).discard(ws)
+        return ws
+
+    async def _inbound(self, ws: web.WebSocketResponse, chat_id: str, data: str) -> None:
+        try:
+            text = json.loads(data).get("text")
+        except (ValueError, AttributeError):
+            text = None
+        if not isinstance(text, str) or not text.strip():
+            await ws.send_str(json.dumps({"from": "system", "error": "send {\"text\": \"...\"}"}))
+            return
+        if len(text) > MAX_TEXT:
+            await ws.send_str(json.dumps({"from": "system", "error": f"message longer than {MAX_TEXT} characters"}))
+            return
+        role = self.policy.role_of(chat_id)
+        try:
+            self.on_message(chat_id, chat_id, role, text.strip())
+        except Exception:
+            log.exception("web chat %s: message not handed on", chat_id)
+            await ws.send_str(json.dumps({"from": "system", "error": "the robot did not get it, try again"}))

@@ -1,0 +1,92 @@
+"""The agent core's side of the voice state machine: what the machine's effects do (say a
+line, close a session, abort a turn), the dialogue_state of a finished voice turn (validated
+and repaired, phanthy_agent/conversation/dialogue_state.py), and the machine's clock ticks."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, List, Sequence
+
+from ..conversation.dialogue_state import ReplyFacts, resolve_dialogue_state
+from ..conversation.voice_machine import Effect
+from .turn import TurnResult, TurnRunner
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .agent import AgentCore
+
+log = logging.getLogger(__name__)
+
+
+class VoiceConversation:
+    def __init__(self, core: "AgentCore"):
+        self.core = core
+        self.voice = core.voice
+        self._lines_after_turn: List[str] = []  # lines due once the running turn is over
+
+    async def ticks(self) -> None:
+        while True:
+            await asyncio.sleep(self.core.config.voice_tick_s)
+            self.apply(self.voice.tick())
+
+    def turn_ended(self, runner: TurnRunner, result: TurnResult) -> None:
+        """Apply the turn's dialogue_state (validated, repaired) or its failure to the machine."""
+        core = self.core
+        speech = core.speech_tool()
+        spoken = [c for c in result.tool_calls if speech is not None and c["tool"] == speech.visible_name]
+        if result.end_reason in ("error", "timeout"):
+            self.apply(self.voice.failure("llm" if "brain" in result.error else "turn", turn_over=True))
+            return
+        if spoken and all(c["status"] == "failed" for c in spoken):
+            log.error("turn %s: the speaker failed every time; ending the voice interaction", runner.turn_id)
+            self.apply(self.voice.failure("tts", turn_over=True))
+            return
+        acted = [c for c in result.tool_calls if speech is None or c["tool"] != speech.visible_name]
+        facts = ReplyFacts(reply=result.reply,
+                           task_completed=bool(acted) and all(c["status"] == "succeeded" for c in acted),
+                           continuous_mode=self.voice.continuous)
+        resolution = resolve_dialogue_state(runner.dialogue_state_raw, facts)
+        result.dialogue_state = resolution.state.value
+        if resolution.repaired:
+            log.warning("turn %s: dialogue_state %r -> %s (%s)", runner.turn_id, resolution.raw[:80],
+                        resolution.state.value, resolution.repair)
+        core.emit("dialogue_state", runner.turn_id, status=resolution.state.value, text=resolution.repair)
+        self.apply(self.voice.turn_finished(resolution.state, interrupted=result.end_reason == "interrupted"))
+
+    def apply(self, effects: Sequence[Effect]) -> None:
+        core = self.core
+        for effect in effects:
+            if effect.kind == "say" and core._runner is not None:
+                self._lines_after_turn.append(effect.text)  # after the turn's stop hooks
+            elif effect.kind == "say":
+                self.say_outside_turn(effect.text)
+            elif effect.kind == "close_session":
+                core.sessions.close(effect.text)
+            elif effect.kind == "abort_turn":
+                log.error("voice: aborting the running turn (%s)", effect.text)
+                core._cancel_turn("timeout")
+            if effect.kind == "state" and core._last_status is not None \
+                    and core._last_status.voice_state != effect.text:
+                core.refresh_state()
+
+    def say_pending_lines(self) -> None:
+        lines, self._lines_after_turn = self._lines_after_turn, []
+        for line in lines:
+            self.say_outside_turn(line)
+
+    def say_outside_turn(self, text: str) -> None:
+        """A re-prompt or fallback line: spoken, tracked (so the robot is `speaking`), no turn."""
+        core = self.core
+        speech = core.speech_tool()
+        if speech is None or not text:
+            return
+
+        async def say() -> None:
+            started = await core.executor.start(speech.driver, speech.decl.name, {"text": text})
+            if started.accepted:
+                core.tracker.register(started.action_id, speech.visible_name, speech.driver,
+                                      {"text": text}, True, speech.decl.timeout_s, "")
+                core.refresh_state()
+            else:
+                log.error("could not say %r: %s", text, started.error)
+        asyncio.ensure_future(say())
