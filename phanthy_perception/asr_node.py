@@ -10,7 +10,7 @@ from typing import Optional
 import numpy as np
 
 from rclpy.node import Node
-from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.qos import QoSProfile, ReliabilityPolicy
 
 from phanthy.msg import AgentState, AudioFrame, Transcript, VoiceActivity, WakeWord
 
@@ -18,6 +18,7 @@ from phanthy_agent.core.backchannel import is_echo
 
 from phanthy_agent.ros.convert import from_time, header
 from phanthy_agent.ros.params import Params
+from phanthy_agent.ros.qos import LATCHED
 
 from .asr import AsrResult, WhisperTranscriber
 from .utterance import Utterance, UtteranceTracker, Worker
@@ -27,7 +28,6 @@ from .wake import ListenGate, WakePhraseMatcher
 
 AUDIO_QOS = QoSProfile(depth=200, reliability=ReliabilityPolicy.RELIABLE)
 EVENTS_QOS = QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE)
-LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE, durability=DurabilityPolicy.TRANSIENT_LOCAL)
 CONVERSATION_STATES = ("RECOGNIZING", "THINKING", "PLAYING")  # the agent's voice interaction is open
 SPEAKER = "anonymous_speaker"
 

@@ -11,15 +11,14 @@ import time
 from typing import Callable, Optional, TextIO
 
 from rclpy.node import Node
-from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.qos import QoSProfile, ReliabilityPolicy
 
 from phanthy.msg import AgentEvent, AgentState, Playback, Transcript, TurnRecord
 
 from phanthy_agent.ros.convert import header
+from phanthy_agent.ros.qos import LATCHED
 
 RELIABLE = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE)
-LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
-                     durability=DurabilityPolicy.TRANSIENT_LOCAL)
 PROMPT_HELP = "Type what the visitor says (Enter to send, Ctrl-D or /quit to leave)."
 
 

@@ -33,12 +33,11 @@ from ..core.tools import INTERRUPT_HOOKS
 from . import convert
 from .params import Params, resolve_config
 from .tool_client import RosToolExecutor
+from .qos import LATCHED
 
 log = logging.getLogger(__name__)
 
 RELIABLE = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE)
-LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
-                     durability=DurabilityPolicy.TRANSIENT_LOCAL)
 MANIFESTS = QoSProfile(depth=16, reliability=ReliabilityPolicy.RELIABLE,
                        durability=DurabilityPolicy.TRANSIENT_LOCAL)
 

@@ -13,7 +13,7 @@ import threading
 from typing import Any, Dict
 
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
-from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
+from rclpy.qos import QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
 
 from phanthy.msg import ChatMessage, Event as EventMsg, RobotStatus, Transcript
 
@@ -24,10 +24,9 @@ from ..collector.router import CollectorCore
 from ..core.events import Event
 from . import convert
 from .params import Params
+from .qos import LATCHED
 
 RELIABLE = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE)
-LATCHED = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
-                     durability=DurabilityPolicy.TRANSIENT_LOCAL)
 AGENT_TYPES = ("phanthy/msg/Transcript", "phanthy/msg/Event", "phanthy/msg/ChatMessage", "std_msgs/msg/String")
 
 

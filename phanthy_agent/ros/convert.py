@@ -9,7 +9,7 @@ from typing import Any, Dict
 from builtin_interfaces.msg import Time
 from std_msgs.msg import Header
 
-from phanthy.msg import AgentEvent, AgentState, Event as EventMsg, TurnRecord, TurnTiming
+from phanthy.msg import AgentEvent, AgentState, ChatMessage, Event as EventMsg, TurnRecord, TurnTiming
 
 from ..core.agent import AgentStatus
 from ..core.events import Event, EventKind
@@ -153,9 +153,8 @@ def chat_to_event(msg, source: str, priority: int, stamp: float) -> Event:
 
 
 def chat_reply(session: str, text: str, now: float, voice_prefix: str = "voice"):
-    """The robot's reply to a chat session as a ChatMessage for chat/out (None for sessions that
-    are not `<channel>:<chat_id>` of a text channel)."""
-    from phanthy.msg import ChatMessage
+    """The robot's reply to a chat session as a ChatMessage for channels/out (None for sessions
+    that are not `<channel>:<chat_id>` of a text channel)."""
     channel, sep, chat_id = session.partition(":")
     if not sep or not chat_id or channel == voice_prefix or not text.strip():
         return None
