@@ -7,6 +7,7 @@ terminal and is not started here: publish phanthy/msg/Transcript on voice/transc
 """
 
 import os
+import tempfile
 
 import yaml
 from ament_index_python.packages import get_package_share_directory
@@ -23,12 +24,18 @@ NODES = ("collector", "agent", "speaker", "base", "face", "led", "peers", "audio
 def configured_nodes(context):
     config = LaunchConfiguration("config").perform(context)
     with open(config, encoding="utf-8") as f:
-        sections = {str(key).strip("/").split("/")[-1] for key in (yaml.safe_load(f) or {})}
+        data = yaml.safe_load(f) or {}
+    sections = {str(key).strip("/").split("/")[-1] for key in data}
     unknown = sections - set(NODES) - {"**"}
     if unknown:
         raise RuntimeError(f"{config}: unknown node sections {sorted(unknown)}; known: {NODES}")
+    # plain keys ("speaker") match only "/speaker": make them match in any namespace, as
+    # `phanthy run` does (phanthy_agent/cli.py any_namespace)
+    rewritten = {(k if str(k).startswith("/") or k == "**" else f"/**/{k}"): v for k, v in data.items()}
+    with tempfile.NamedTemporaryFile("w", prefix="phanthy-", suffix=".yaml", delete=False) as out:
+        yaml.safe_dump(rewritten, out, sort_keys=False)
     return [Node(package=PACKAGE, executable=name, name=name,
-                 namespace=LaunchConfiguration("namespace"), parameters=[config], output="screen")
+                 namespace=LaunchConfiguration("namespace"), parameters=[out.name], output="screen")
             for name in NODES if name in sections]
 
 

@@ -78,6 +78,20 @@ def sections(config_path: pathlib.Path) -> List[str]:
     return names
 
 
+def any_namespace(config_path: pathlib.Path) -> str:
+    """The parameter file with plain node keys ("speaker") made to match that node in any
+    namespace ("/**/speaker"): ROS matches a plain key against "/speaker" only, so under
+    `--ros-args -r __ns:=/robot1` every section would silently not apply. Keys that name a
+    namespace already ("/robot1/speaker", "/**") are kept. Returns a temporary file's path."""
+    data = yaml.safe_load(config_path.read_text(encoding="utf-8")) or {}
+    rewritten = {(key if str(key).startswith("/") or key in GLOBAL_SECTIONS else f"/**/{key}"): value
+                 for key, value in data.items()}
+    out = tempfile.NamedTemporaryFile("w", prefix=f"{config_path.stem}-", suffix=".yaml", delete=False)
+    with out:
+        yaml.safe_dump(rewritten, out, sort_keys=False)
+    return out.name
+
+
 def _setup_logging(level: str) -> None:
     logging.basicConfig(level=getattr(logging, level.upper(), logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", datefmt="%H:%M:%S")
@@ -100,7 +114,7 @@ def cmd_run(config: str, extra_ros_args: Optional[List[str]] = None) -> int:
     if not names:
         print(f"phanthy: {path} has no node sections; nothing to run", file=sys.stderr)
         return 2
-    ros_args = ["--ros-args", "--params-file", str(path)] + list(extra_ros_args or [])
+    ros_args = ["--ros-args", "--params-file", any_namespace(path)] + list(extra_ros_args or [])
     log.info("starting %s from %s", ", ".join(names), path)
     return run_nodes(lambda: [node_factory(n)() for n in names], ros_args)
 
@@ -112,11 +126,11 @@ def cmd_sim(config: Optional[str], brain: Optional[str], extra_ros_args: Optiona
         print(f"phanthy: {exc}", file=sys.stderr)
         return 2
     # the console is the interface: ROS's own INFO lines would bury it
-    ros_args = ["--ros-args", "--params-file", str(path), "--log-level", "warn"]
+    ros_args = ["--ros-args", "--params-file", any_namespace(path), "--log-level", "warn"]
     overlay = None
     if brain:
         overlay = tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False)
-        yaml.safe_dump({"agent": {"ros__parameters": {"agent": {"brain": brain}}}}, overlay)
+        yaml.safe_dump({"/**/agent": {"ros__parameters": {"agent": {"brain": brain}}}}, overlay)
         overlay.close()
         ros_args += ["--params-file", overlay.name]
     ros_args += list(extra_ros_args or [])

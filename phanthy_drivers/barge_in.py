@@ -21,6 +21,11 @@ piper), longer than the agent's 500 ms barge_in_threshold_ms, and a listener's "
 not a request to stop. Otherwise playback comes back: as soon as a short speech pauses (the
 VAD's pause hint, ~160 ms of silence: backchannels resume fast), or when it yields no words in
 transcript_wait_s (a cough, a door). A transcript arriving after that can still commit.
+
+Sooner than the VAD: a "candidate" (the vad node's fast double-talk cue from the echo
+canceller, phanthy_perception/double_talk.py) pauses playback ~80 ms before the VAD's onset
+could; the onset that follows turns it into a visitor's segment as above, a "dismissed" (or
+candidate_timeout_s without an onset) resumes playback. A candidate alone never commits.
 """
 
 from __future__ import annotations
@@ -60,6 +65,7 @@ class BargeInConfig:
     late_commit_s: float = 1.0  # a transcript this long after a release can still commit (later:
     # the robot has been talking again for a while; the agent still gets the words and steers)
     onset_lookback_s: float = 0.1  # VAD onsets arrive 60-150 ms after the speech started
+    candidate_timeout_s: float = 0.6  # a candidate no onset confirmed (its "dismissed" lost)
     extra_backchannels: Tuple[str, ...] = ()
 
 
@@ -77,6 +83,7 @@ class Segment:
     t_onset: float  # when the onset reached us
     t_end: float = 0.0  # speech end, once known
     released_at: float = 0.0
+    tentative: bool = False  # a candidate: maybe speech, no onset yet
 
 
 class BargeInController:
@@ -104,6 +111,16 @@ class BargeInController:
         if not self.config.enabled or self.phase in (Phase.IDLE, Phase.COMMITTED):
             return
         now = self._clock()
+        if kind == "candidate":
+            if self.phase is Phase.WATCHING:
+                self.segment = Segment(t_start=now, t_onset=now, tentative=True)
+                self._hold("a sound over our voice, maybe speech (candidate)")
+            return
+        if kind == "dismissed":
+            if self.phase is Phase.HELD and self.segment is not None and self.segment.tentative:
+                self.segment = None
+                self._release("no speech followed the sound")
+            return
         if kind == "onset":
             # The VAD's padded start can lie far back when the probability hovered below the
             # threshold for a while (a residual echo does): count the speech from at most
@@ -158,6 +175,11 @@ class BargeInController:
         if not self.config.enabled or self.segment is None:
             return
         now = self._clock()
+        if self.phase is Phase.HELD and self.segment.tentative:
+            if now - self.segment.t_onset >= self.config.candidate_timeout_s:
+                self.segment = None
+                self._release("no onset confirmed the candidate")
+            return  # a candidate alone never commits
         if self.phase is Phase.HELD and not self.segment.t_end \
                 and (now - self.segment.t_start) * 1000 >= self.config.commit_after_ms:
             self._commit(f"speech longer than {self.config.commit_after_ms} ms")

@@ -186,6 +186,8 @@ class Speaker(DriverNode):
         kind = msg.event or ("onset" if msg.speaking else "offset")
         if kind == "offset":
             self._visitor_since = 0.0
+        elif kind in ("candidate", "dismissed"):
+            pass  # not yet speech: the reply's start does not wait for it
         elif not self._visitor_since:
             self._visitor_since = time.monotonic()
         stamp = msg.header.stamp.sec + msg.header.stamp.nanosec * 1e-9

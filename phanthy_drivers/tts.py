@@ -9,8 +9,8 @@
 
 Word timing (`SpeechChunk.word_timing`):
 - "piper": from Piper's own phoneme alignments (samples per phoneme, the model's duration
-  predictor), with its `include_alignments` load option (piper-tts[alignment]: the `onnx`
-  package patches the graph in memory to output them). A word ends where its last phoneme ends
+  predictor), from the voice patched once with piper-tts[alignment]'s own patch (the `onnx`
+  package adds the output; the patched file is cached, phanthy_drivers/piper_model.py). A word ends where its last phoneme ends
   (pauses for punctuation are not part of the word). Text words map to Piper's phoneme words one
   to one when the counts agree; otherwise (numbers, "Yes... ok" merged by espeak) each text word
   is phonemized on its own to count its phoneme words and the ends are interpolated along that
@@ -32,6 +32,8 @@ from typing import Iterable, List, Optional, Protocol, Sequence, Tuple
 
 import numpy as np
 from piper.voice import PiperVoice
+
+from .piper_model import aligned_model
 
 WordEnd = Tuple[str, int]  # (word, end sample from the start of the chunk)
 
@@ -217,10 +219,11 @@ class PiperEngine:
             raise ValueError(f"piper voice config not found: {config} (set voice.config)")
         self.model_path, self.config_path = str(model), str(config)
         # piper's own alignment support (piper-tts[alignment], the onnx package) patches the
-        # model in memory so each phoneme's sample count comes out with the audio: word ends
-        # exact to the sample. A voice without the tensor falls back to estimated timing.
-        self.voice = PiperVoice.load(self.model_path, config_path=self.config_path,
-                                     include_alignments=alignments)
+        # model so each phoneme's sample count comes out with the audio: word ends exact to the
+        # sample. Patched once into the cache (phanthy_drivers/piper_model.py); a voice without
+        # the tensor falls back to estimated timing.
+        aligned = aligned_model(self.model_path) if alignments else None
+        self.voice = PiperVoice.load(aligned or self.model_path, config_path=self.config_path)
         self.alignments = alignments
         self.sample_rate = int(self.voice.config.sample_rate)
         self._lock = threading.Lock()  # one synthesis at a time per voice

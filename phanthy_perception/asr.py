@@ -69,6 +69,7 @@ class AsrResult:
     avg_logprob: float = 0.0
     no_speech_prob: float = 0.0
     window_s: float = 0.0  # encoder window used (0: none)
+    error: str = ""  # the recognizer failed (text is empty)
 
 
 def resolve_model(model: str = "") -> str:

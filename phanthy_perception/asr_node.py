@@ -80,7 +80,7 @@ class AsrNode(Node):
             speculative=speculative, on_partial=self._publish_partial if self.partials else None,
             on_dropped=self._on_dropped, early_after_s=early_ms / 1000.0,
             early_wanted=lambda: self.playback.log.playing(), on_early=self._publish_early,
-            early_final=early_final)
+            early_final=early_final, on_failed=self._publish_failure)
         self._pub = self.create_publisher(Transcript, "voice/transcript", QoSProfile(
             depth=100, reliability=ReliabilityPolicy.RELIABLE))
         self.create_subscription(AudioFrame, input_topic, self._on_audio, AUDIO_QOS)
@@ -156,6 +156,14 @@ class AsrNode(Node):
             f"{utterance.result.confidence:.2f}, ready "
             f"{(utterance.t_ready - utterance.t_eos_detected) * 1000:.0f} ms after end of speech, "
             f"asr {utterance.result.latency_ms:.0f} ms{', speculative' if utterance.speculative else ''})")
+
+    def _publish_failure(self, utterance: Utterance) -> None:
+        """The visitor said something and the recognizer failed on it: a final Transcript with
+        `error` set and no text, so the voice machine can say so instead of waiting in silence."""
+        msg = self._message(utterance, "", True)
+        msg.error = utterance.result.error
+        self._pub.publish(msg)
+        self.get_logger().error(f"recognition of {utterance.duration_ms} ms of speech failed: {msg.error}")
 
     def _publish_partial(self, utterance: Utterance) -> None:
         text = self.gate(utterance)

@@ -122,10 +122,12 @@ class UtteranceTracker:
                  on_dropped: Optional[Callable[[Utterance, str], None]] = None, audio_wait_s: float = 1.0,
                  pre_roll_s: float = PRE_ROLL_S, post_roll_s: float = POST_ROLL_S,
                  early_after_s: float = 0.0, early_wanted: Callable[[], bool] = lambda: False,
-                 on_early: Optional[Callable[[Utterance], None]] = None, early_final: bool = False):
+                 on_early: Optional[Callable[[Utterance], None]] = None, early_final: bool = False,
+                 on_failed: Optional[Callable[[Utterance], None]] = None):
         self._transcribe, self._clock = transcribe, clock
         self.pre_roll_s, self.post_roll_s = pre_roll_s, post_roll_s
         self._on_final, self._on_partial, self._on_dropped = on_final, on_partial, on_dropped
+        self._on_failed = on_failed  # a final utterance the recognizer failed on (result.error)
         self.buffer = buffer or SpeechBuffer()
         self._submit = submit or (lambda fn: fn())
         self.speculative, self.audio_wait_s = speculative, audio_wait_s
@@ -210,9 +212,10 @@ class UtteranceTracker:
         audio = self.buffer.segment(job.t0, job.t1)
         try:
             result = self._transcribe(audio)
-        except Exception:
+        except Exception as exc:
             log.exception("transcription of %.2f s of audio failed", len(audio) / RATE)
-            result = AsrResult("", -1.0, "", int(len(audio) * 1000 / RATE), 0.0)
+            result = AsrResult("", -1.0, "", int(len(audio) * 1000 / RATE), 0.0,
+                               error=f"{type(exc).__name__}: {exc}"[:200])
         with self._lock:
             job.result, job.t_done = result, self._clock()
             if self.early_final and job is self._spec and job.final is None and _finished_sentence(result) \
@@ -228,6 +231,10 @@ class UtteranceTracker:
         utterance = Utterance(job.result.text.strip(), job.result, start, end, eos, job.t_done,
                               self._clock(), job.speculative)
         reason = garbage_reason(job.result)
+        if job.result.error:
+            if job.final is not None and self._on_failed is not None:
+                self._on_failed(utterance)  # the visitor spoke and nobody will know what
+            return
         if job.early and job.final is None:
             if reason is None:
                 self._on_early(utterance)

@@ -20,6 +20,7 @@ from phanthy_agent.ros.params import Params
 
 from .audio import RATE, resample
 from .echo import EchoGate
+from .double_talk import DoubleTalkCue
 from .echo_node import EchoFrontEnd
 from .vad import SileroVad, VadEvent, VadSegmenter, VadStream
 
@@ -39,6 +40,15 @@ class VadNode(Node):
                                   "speech the robot's delayed output explains this much is its own echo (0: off)")
             self.echo_gate = (EchoGate(self.echo.canceller, dtd)
                               if self.echo.canceller is not None and dtd > 0 else None)
+            cue = self.params.get("barge_in_cue.enabled", True,
+                                  "publish 'candidate' the moment the echo canceller's output says someone "
+                                  "talks over the robot (the speaker pauses; 'dismissed' if no onset follows)")
+            self.cue = DoubleTalkCue(
+                erle_min_db=self.params.get("barge_in_cue.erle_min_db", 12.0,
+                                            "canceller convergence (ERLE, dB) before the cue is trusted"),
+                confirm_s=self.params.get("barge_in_cue.confirm_s", 0.3,
+                                          "an onset must follow a candidate within this long")) \
+                if cue and self.echo_gate is not None else None
             self.stream, topic = self._configure(self.params)
         except ValueError:  # bad parameter or model: a clear error at start, no half-built node
             self.destroy_node()
@@ -48,6 +58,7 @@ class VadNode(Node):
         self.published = 0
         self.busy_s = 0.0  # processing time spent in frame callbacks (for load figures)
         self._last_frame: Optional[float] = None  # monotonic time of the last good frame
+        self._segment_open = False  # an onset was published and its offset not yet
         self.activity_pub = self.create_publisher(VoiceActivity, "voice/activity", ACTIVITY_QOS)
         self.create_subscription(AudioFrame, topic, self._on_frame, AUDIO_QOS)
         self.create_timer(0.25, self._check_stall)
@@ -91,15 +102,33 @@ class VadNode(Node):
         if samples is not None:
             self._last_frame = time.monotonic()
             raw_stamp = from_time(msg.header.stamp)
+            raw_end = raw_stamp + len(samples) / RATE
             if self.echo_gate is not None:
                 self.echo_gate.add_mic(raw_stamp, samples)
             stamp, samples = self.echo.clean(raw_stamp, samples)
             events = self.stream.push(stamp, samples) if len(samples) else []
             if self.echo_gate is not None:
-                events = self.echo_gate.filter(events, stamp)
+                self.echo_gate.add_clean(stamp, samples)
+                events = self.echo_gate.filter(events, raw_end)
             for event in events:
                 self._publish(event)
+            if self.cue is not None and len(samples):
+                self._cue(stamp, samples)
         self.busy_s += time.perf_counter() - start
+
+    def _cue(self, stamp: float, clean: np.ndarray) -> None:
+        """The fast double-talk cue over the canceller's newest output (phanthy_perception/double_talk.py)."""
+        t_end = stamp + len(clean) / RATE
+        mic = self.echo_gate.mic.window(stamp, len(clean)).astype(np.float64)
+        kinds = self.cue.frame(t_end, float(np.mean(mic ** 2)), float(np.mean(clean.astype(np.float64) ** 2)),
+                               self.echo_gate.noise_floor, self.echo.canceller.playing(stamp), self._segment_open)
+        for kind in kinds:
+            start = stamp if kind == "candidate" else t_end
+            self.activity_pub.publish(VoiceActivity(
+                header=header(start), speaking=False, probability=0.0, event=kind, t_speech_start=start,
+                silence_ms=0, t_detected=t_end))
+            self.published += 1
+            self.get_logger().debug(f"{kind} at {start:.3f}")
 
     def _check_stall(self) -> None:
         """The audio stopped mid-speech (file ended, microphone unplugged): end the segment at
@@ -111,6 +140,12 @@ class VadNode(Node):
                 self._publish(event)
 
     def _publish(self, e: VadEvent) -> None:
+        if e.kind == "onset":
+            self._segment_open = True
+            if self.cue is not None:
+                self.cue.confirmed()
+        elif e.kind == "offset":
+            self._segment_open = False
         self.activity_pub.publish(VoiceActivity(
             header=header(e.t), speaking=e.speaking, probability=e.probability, event=e.kind,
             t_speech_start=e.t_speech_start, silence_ms=e.silence_ms, t_detected=e.t_detected))

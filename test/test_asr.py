@@ -172,6 +172,23 @@ def test_the_transcription_started_at_the_pause_is_used_at_the_offset():
     assert [(p.text, p.t_speech_end) for p in line.partials] == [("take me to the dinosaur hall", 2.50)]
 
 
+def test_a_failing_recognizer_reports_the_utterance_as_failed_not_silently_dropped():
+    failed = []
+
+    def broken(audio):
+        raise RuntimeError("CUDA out of memory")
+
+    finals = []
+    tracker = UtteranceTracker(broken, lambda: 3.0, finals.append, on_failed=failed.append)
+    tracker.push_audio(0.0, np.full(int(3.0 * RATE), 100, dtype=np.int16))
+    tracker.on_event("onset", 0.97, t_speech_start=0.97)
+    tracker.on_event("offset", 2.53, t_speech_start=0.97, silence_ms=400, t_detected=2.90)
+    assert finals == []
+    [utterance] = failed
+    assert utterance.text == "" and utterance.result.error == "RuntimeError: CUDA out of memory"
+    assert (utterance.t_speech_start, utterance.t_speech_end) == (0.97, 2.53)
+
+
 def test_speech_after_the_pause_discards_the_speculative_result():
     line = Timeline(texts=["where are", "where are the bathrooms"])
     line.audio(0.0, 4.0)

@@ -247,3 +247,56 @@ def test_an_early_guess_needs_more_confidence_than_final_words(rig):
     assert c.phase is Phase.HELD
     c.transcript("Wait, I have a question.", t_speech_start=100.0, final=False, confidence=0.55)
     assert c.phase is Phase.COMMITTED
+
+
+def pause_rig():
+    clock, speaker = Clock(), FakeSpeaker()
+    c = BargeInController(BargeInConfig(on_onset="pause"), clock, speaker)
+    c.playback(True, "The dinosaur hall is on the left. Our T rex is called Stan.")
+    return clock, speaker, c
+
+
+def test_a_candidate_pauses_at_once_and_the_onset_that_follows_makes_it_a_visitors_speech():
+    clock, speaker, c = pause_rig()
+    c.activity("candidate", 100.0, 100.0)
+    assert speaker.calls == [("pause",)] and c.phase is Phase.HELD
+    clock.t = 100.08
+    c.activity("onset", 99.98, 99.98)
+    assert speaker.calls == [("pause",)], "already paused: no second pause"
+    assert not c.segment.tentative
+    clock.t = 101.6
+    c.tick()
+    assert c.phase is Phase.COMMITTED and speaker.calls[-1] == ("stop", 0.0)
+
+
+def test_a_dismissed_candidate_resumes_and_never_commits():
+    clock, speaker, c = pause_rig()
+    c.activity("candidate", 100.0, 100.0)
+    clock.t = 100.3
+    c.activity("dismissed", 100.3, 100.3)
+    assert speaker.calls == [("pause",), ("resume",)] and c.phase is Phase.WATCHING
+    clock.t = 100.5
+    c.transcript("take me to the gift shop", t_speech_start=100.0)
+    assert c.phase is Phase.WATCHING, "a dismissed sound has no words to commit on"
+
+
+def test_a_candidate_whose_dismissal_is_lost_resumes_on_its_own_and_never_commits_on_time():
+    clock, speaker, c = pause_rig()
+    c.activity("candidate", 100.0, 100.0)
+    clock.t = 100.5
+    c.tick()
+    assert c.phase is Phase.HELD
+    clock.t = 100.61
+    c.tick()
+    assert speaker.calls == [("pause",), ("resume",)] and c.phase is Phase.WATCHING
+    clock.t = 102.0
+    c.tick()
+    assert ("stop", 0.0) not in speaker.calls
+
+
+def test_a_candidate_while_the_visitor_is_already_heard_changes_nothing():
+    clock, speaker, c = pause_rig()
+    c.activity("onset", 100.0, 100.0)
+    c.activity("candidate", 100.1, 100.1)
+    c.activity("dismissed", 100.4, 100.4)
+    assert speaker.calls == [("pause",)] and c.phase is Phase.HELD and not c.segment.tentative

@@ -46,6 +46,12 @@ def test_sim_answers_a_visitor_typed_on_the_console_and_exits_at_end_of_input(tm
 
 def test_run_is_headless_serves_a_turn_and_exits_0_on_sigterm(ros, tmp_path):
     config = fast_sim_config(tmp_path, keep=("collector", "agent", "speaker"))
+    # the file's plain node keys apply in the namespace the robot runs in (-r __ns:=...)
+    (tmp_path / "script.yaml").write_text(yaml.safe_dump([{"content": "We open every day from nine, says the script."}]))
+    data = yaml.safe_load(config.read_text())
+    data["agent"]["ros__parameters"].setdefault("agent", {})["brain"] = "scripted"
+    data["agent"]["ros__parameters"]["scripted"] = {"file": str(tmp_path / "script.yaml")}
+    config.write_text(yaml.safe_dump(data))
     ns = f"/cli{uuid.uuid4().hex[:6]}"
     proc = subprocess.Popen(PHANTHY + ["run", "--config", str(config), "--ros-args", "-r", f"__ns:={ns}"],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path)
@@ -59,7 +65,7 @@ def test_run_is_headless_serves_a_turn_and_exits_0_on_sigterm(ros, tmp_path):
         time.sleep(1.0)  # the agent also needs the speaker's manifest; a turn works either way
         speech.publish(Transcript(text="when do you close", is_final=True, audio_duration_ms=1200, source="test"))
         [turn] = turns.wait(timeout=60, what="a turn from `phanthy run`")
-        assert turn.end_reason == "finished" and "open every day" in turn.reply
+        assert turn.end_reason == "finished" and turn.reply == "We open every day from nine, says the script."
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=30) == 0
     finally:

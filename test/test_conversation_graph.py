@@ -51,6 +51,24 @@ def test_a_wake_word_interaction_asks_waits_re_prompts_and_returns_to_listening(
     assert repairs and "missing" in repairs[0].text and "question" in repairs[0].text
 
 
+def test_a_recognizer_failure_after_the_wake_word_gets_the_fallback_line_not_silence(graph_factory):
+    g = graph_factory([{"tool_calls": [tc("finish")]}],
+                      params={"agent": {"agent.voice.enabled": True}, "speaker": {"sim.ms_per_char": 10.0}})
+    wake = g.probe.create_publisher(WakeWord, "voice/wake", RELIABLE)
+    speech = g.probe.create_publisher(Transcript, "voice/transcript", RELIABLE)
+    wait_for(lambda: wake.get_subscription_count() > 0 and speech.get_subscription_count() >= 2, 20,
+             "the agent's and the collector's subscriptions")
+    g.states.wait(lambda ms: ms[-1].voice_state == "LISTENING", 20, "LISTENING")
+    wake.publish(WakeWord(header=header(time.time()), keyword="hey_jarvis", score=0.9, source="openwakeword"))
+    g.states.wait(lambda ms: ms[-1].voice_state == "RECOGNIZING", 20, "RECOGNIZING after the wake word")
+    speech.publish(Transcript(header=header(time.time()), text="", is_final=True, audio_duration_ms=1400,
+                              confidence=-1.0, source="asr", error="RuntimeError: model crashed"))
+    g.playback.wait(lambda ms: any(m.text == VoiceLines.fallback for m in ms), 30, "the fallback line")
+    g.states.wait(lambda ms: ms[-1].voice_state == "LISTENING" and voice_states(g).count("LISTENING") >= 2,
+                  30, "back to LISTENING")
+    assert g.turns.snapshot() == [], "a failed recognition is no request"
+
+
 def test_the_history_survives_an_agent_restart(graph_factory, tmp_path):
     db = str(tmp_path / "history.sqlite3")
     params = {"agent": {"agent.history_db": db}}

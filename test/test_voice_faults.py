@@ -119,3 +119,45 @@ def test_200_voice_turns_with_injected_faults_never_get_stuck():
     assert len(fallback) == kinds.count("model timeout") + kinds.count("model unavailable")
     reprompts = [s for s in ex.calls("speak") if s.args["text"] == h.core.voice.lines.reprompt]
     assert len(reprompts) == sum(FAULTS[k][1] == "follow_up" for k in kinds)
+
+
+def test_a_tool_waiting_for_the_visitors_answer_keeps_the_robot_listening():
+    """A driver's multi-step tool (what a registration skill drives) says it waits for the
+    next answer: the reply asks nothing and the model says `end`, yet the robot waits for the
+    answer (follow_up); once the tool has what it needs, `end` ends the interaction."""
+    ex = FakeExecutor()
+    ex.add("speaker", speak_tool(duration_s=1))
+    ex.add("speaker", stop_tool())
+    form = FakeTool({"name": "register_visitor", "description": "Fill the visitor form step by step.",
+                     "parameters": {"type": "object", "properties": {"answer": {"type": "string"}}}},
+                    result={"next_field": "email", "awaiting_answer": True})
+    ex.add("desk", form)
+    script = [{"match": "register", "tool_calls": [{"name": "register_visitor", "arguments": {"answer": ""}},
+                                                   speak("Your name, please."), finish({"dialogue_state": "end"})]},
+              {"match": "ada", "tool_calls": [{"name": "register_visitor", "arguments": {"answer": "Ada"}},
+                                              speak("Thank you, you are registered."),
+                                              finish({"dialogue_state": "end"})]}]
+    config = AgentConfig(voice=True, voice_timeouts=TIMEOUTS, turn_timeout_s=60, max_steps=4)
+
+    async def scenario():
+        h = Harness(ex, [], config=config)
+        h.brain._rules = [(__import__("re").compile(r.pop("match")), r) for r in script]
+        voice = h.core.voice
+        await h.until(lambda: voice.state is VoiceState.LISTENING)
+        h.core.wake("hey_jarvis")
+        h.core.submit(Event(source="speech", priority=10, kind="transcript", stamp=h.now(), origin="asr",
+                            text="I want to register", audio_duration_ms=1500))
+        await h.until(lambda: len(h.sink.turns) == 1 and voice.state is VoiceState.RECOGNIZING, timeout=10)
+        first = h.sink.turns[-1]
+        session = voice.session
+        form.result = {"awaiting_answer": False, "registered": True}
+        h.core.submit(Event(source="speech", priority=10, kind="transcript", stamp=h.now(), origin="asr",
+                            text="Ada", audio_duration_ms=600))
+        await h.until(lambda: len(h.sink.turns) == 2 and voice.state is VoiceState.LISTENING, timeout=10)
+        second = h.sink.turns[-1]
+        await h.close()
+        return first, second, session
+
+    first, second, session = run(scenario)
+    assert first.dialogue_state == "follow_up" and second.dialogue_state == "end"
+    assert first.session == second.session == session, "the answer belongs to the same interaction"

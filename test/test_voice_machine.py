@@ -159,6 +159,27 @@ def test_failures_return_to_a_known_state(m, what, fallback):
     assert bool(says(effects)) is fallback
 
 
+def test_a_recognition_failure_while_listening_to_the_visitor_says_the_fallback_line(m):
+    clock, machine = m
+    machine.wake()
+    machine.speech(True)
+    machine.speech(False)
+    effects = machine.recognition_failed()
+    assert says(effects) == [machine.lines.fallback]
+    assert machine.state is S.LISTENING and machine.session == ""
+
+
+def test_a_recognition_failure_during_a_turn_leaves_the_turn_alone(m):
+    clock, machine = m
+    machine.wake()
+    machine.transcript("tell me about the dinosaurs")
+    machine.turn_started()
+    assert machine.recognition_failed() == [] and machine.state is S.THINKING
+    machine.audio(True)
+    assert machine.recognition_failed() == [] and machine.state is S.PLAYING
+    assert machine.session == "voice:1"
+
+
 def test_a_stuck_speaker_is_bounded(m):
     clock, machine = m
     machine.wake()

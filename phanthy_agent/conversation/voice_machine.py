@@ -179,6 +179,15 @@ class VoiceMachine:
         self._reprompts_left = self.timeouts.reprompts
         return self._recognize("follow_up", self.timeouts.follow_up_s, "dialogue_state follow_up")
 
+    def recognition_failed(self) -> List[Effect]:
+        """The ASR failed on the visitor's speech: in RECOGNIZING (they were answering or
+        starting) the fallback line and LISTENING; in THINKING/PLAYING the running turn goes on
+        (that speech could only have steered it)."""
+        if self.state is not VoiceState.RECOGNIZING:
+            return []
+        self._speech_since = 0.0
+        return self.failure("asr")
+
     def failure(self, what: str, turn_over: bool = False) -> List[Effect]:
         """ASR, LLM or TTS failed: abort the running turn (unless `turn_over`), say the fallback
         line (not after a TTS failure), LISTENING."""

@@ -196,6 +196,12 @@ class AgentCore:
         self.hooks.fire("on_wake")
         self.conversation.apply(self.voice.wake())
 
+    def recognition_failed(self, error: str) -> None:
+        """The ASR failed on what a visitor said (voice/transcript with `error`)."""
+        log.error("speech recognition failed: %s", error)
+        self._hold_until = 0.0  # no words are coming
+        self.conversation.apply(self.voice.recognition_failed())
+
     def listening_hold(self) -> float:
         """Deadline of the current hold, or 0.0 when nobody's words are pending."""
         return self._hold_until if self._hold_until > self.clock() else 0.0

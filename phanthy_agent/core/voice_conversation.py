@@ -5,6 +5,7 @@ and repaired, phanthy_agent/conversation/dialogue_state.py), and the machine's c
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from typing import TYPE_CHECKING, List, Sequence
 
@@ -16,6 +17,23 @@ if TYPE_CHECKING:  # pragma: no cover
     from .agent import AgentCore
 
 log = logging.getLogger(__name__)
+
+
+def awaiting_answer(actions) -> bool:
+    """Does the turn's last tool result that says so wait for the visitor's answer? A driver's
+    multi-step tool (a form, a quiz: what a skill drives) returns {"awaiting_answer": true}
+    while it needs the next answer, false once it has what it needs."""
+    said = None
+    for action in sorted(actions, key=lambda a: a.t_end or a.t_start):
+        if not action.result_json or "awaiting_answer" not in action.result_json:
+            continue
+        try:
+            result = json.loads(action.result_json)
+        except ValueError:
+            continue
+        if isinstance(result, dict) and "awaiting_answer" in result:
+            said = result["awaiting_answer"] is True
+    return bool(said)
 
 
 class VoiceConversation:
@@ -44,6 +62,7 @@ class VoiceConversation:
         acted = [c for c in result.tool_calls if speech is None or c["tool"] != speech.visible_name]
         facts = ReplyFacts(reply=result.reply,
                            task_completed=bool(acted) and all(c["status"] == "succeeded" for c in acted),
+                           skill_awaiting_answer=awaiting_answer(core.tracker.for_turn(runner.turn_id)),
                            continuous_mode=self.voice.continuous)
         resolution = resolve_dialogue_state(runner.dialogue_state_raw, facts)
         result.dialogue_state = resolution.state.value

@@ -19,7 +19,8 @@ from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 
 from phanthy.msg import (AgentEvent, AgentState, ChatMessage, Event as EventMsg, PeerAnnounce, Playback,
-                         RobotStatus, ToolManifest, TurnRecord, TurnTiming, VoiceActivity, WakeWord)
+                         RobotStatus, ToolManifest, Transcript, TurnRecord, TurnTiming, VoiceActivity,
+                         WakeWord)
 
 from ..brains.factory import BrainSettings, make_brain
 from ..conversation.history_store import HistoryStore
@@ -164,6 +165,8 @@ class AgentNode(Node):
         self.create_subscription(Playback, playback_topic, self._on_playback, RELIABLE)
         self.create_subscription(VoiceActivity, "voice/activity", self._on_voice_activity, RELIABLE)
         self.create_subscription(WakeWord, "voice/wake", self._on_wake, RELIABLE)
+        # only the recognizer's failures: the words themselves come through the collector
+        self.create_subscription(Transcript, "voice/transcript", self._on_transcript, RELIABLE)
         self.create_timer(1.0, self._expire_peers)
 
         self._thread.start()
@@ -181,6 +184,10 @@ class AgentNode(Node):
     def _on_voice_activity(self, msg: VoiceActivity) -> None:
         if msg.event in ("onset", "resume", "offset", ""):
             self._loop.call_soon_threadsafe(self.core.voice_activity, bool(msg.speaking))
+
+    def _on_transcript(self, msg: Transcript) -> None:
+        if msg.error:
+            self._loop.call_soon_threadsafe(self.core.recognition_failed, convert.clean_text(msg.error)[:200])
 
     def _on_wake(self, msg: WakeWord) -> None:
         self._loop.call_soon_threadsafe(self.core.wake, msg.keyword)

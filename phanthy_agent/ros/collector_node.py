@@ -92,6 +92,9 @@ class CollectorNode(DriverNode):
 
     def _on_agent_msg(self, name: str, msg: Any) -> None:
         now = self._now()
+        if isinstance(msg, Transcript) and msg.error:
+            self.get_logger().warning(f"{name}: recognition failed ({msg.error[:200]}): nothing to forward")
+            return
         if isinstance(msg, Transcript):
             event = convert.transcript_to_event(msg, name, 1, now)
         elif isinstance(msg, EventMsg):
