@@ -9,6 +9,7 @@ executables. Driver authors can use it for their own drivers:
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import signal
 import threading
@@ -88,6 +89,14 @@ class NodeGroup:
                 log.debug("destroy_node %s failed", node.get_name(), exc_info=True)
 
 
+def release_free_memory() -> None:
+    """glibc keeps freed heap for reuse; after start-up (model loading) hand it back."""
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc: nothing to do
+        pass
+
+
 def run_nodes(make_nodes: Callable[[], List[Node]], ros_args: Optional[List[str]] = None,
               stop: Optional[threading.Event] = None,
               foreground: Optional[Callable[[threading.Event], None]] = None) -> int:
@@ -100,7 +109,9 @@ def run_nodes(make_nodes: Callable[[], List[Node]], ros_args: Optional[List[str]
     group = None
     try:
         try:
-            group = NodeGroup(make_nodes(), on_crash=stop.set).start()
+            nodes = make_nodes()
+            release_free_memory()  # what loading the models freed goes back to the system
+            group = NodeGroup(nodes, on_crash=stop.set).start()
         except Exception as exc:
             log.error("could not start: %s", exc, exc_info=log.isEnabledFor(logging.DEBUG))
             return 1

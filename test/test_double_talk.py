@@ -71,3 +71,27 @@ def test_an_unconfirmed_candidate_is_dismissed_and_a_confirmed_one_is_not(robot)
 def test_no_cue_before_the_canceller_has_converged(robot):
     events, cue = run(robot, visitor_at_s=0.3)
     assert not [e for e in events if e[0] < 0.6], events
+
+
+def test_a_new_echo_path_for_the_next_reply_is_not_cued(robot):
+    """A mobile robot's echo path changes between replies: the canceller, still tuned to the
+    old path, leaves the robot's voice in its output until it has re-converged."""
+    first = voices.echo_of(robot, delay_ms=30, gain_db=-12, noise_level=None)
+    second = voices.echo_of(robot, delay_ms=75, gain_db=-6, noise_level=None)
+    gap = voices.silence(1.5)
+    mic = voices.mix(voices.noise((len(first) + len(gap) + len(second)) / RATE + 0.5, level=120),
+                     voices.concat(first, gap, second))
+    played = voices.concat(robot, voices.silence(len(first) / RATE - len(robot) / RATE), gap, robot)
+    reference = np.concatenate([played, np.zeros(len(mic) - len(played), dtype=np.int16)])
+    canceller, cue = MicEchoCanceller(), DoubleTalkCue()
+    gate = EchoGate(canceller)
+    events = []
+    for i in range(0, len(mic) - FRAME, FRAME):
+        t, t_end = i / RATE, (i + FRAME) / RATE
+        canceller.add_reference(t, reference[i:i + FRAME], RATE)
+        gate.add_mic(t, mic[i:i + FRAME])
+        _, clean = canceller.process(t, mic[i:i + FRAME])
+        raw = mic[i:i + FRAME].astype(np.float64)
+        events += cue.frame(t_end, float(np.mean(raw ** 2)), float(np.mean(clean.astype(np.float64) ** 2)),
+                            gate.noise_floor, canceller.playing(t), False)
+    assert events == [] and cue.converged
