@@ -247,7 +247,11 @@ class ListenGate:
 
     def set_conversation(self, active: bool) -> None:
         """The agent's voice interaction is open (RECOGNIZING, THINKING, PLAYING): the visitor's
-        answer to a question, or their words in continuous mode, need no wake word."""
+        answer to a question, or their words in continuous mode, need no wake word. When it
+        ends (back to LISTENING) the wake word's window closes too: the robot said goodbye, so
+        what is said next is not for it without a new wake word."""
+        if self.in_conversation and not active:
+            self.open_until, self._pending = float("-inf"), None
         self.in_conversation = active
 
     def on_wake(self, t: Optional[float] = None, keyword: str = "") -> None:

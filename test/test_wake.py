@@ -180,6 +180,17 @@ def test_an_open_voice_interaction_needs_no_wake_word_for_the_answer():
     gate.set_conversation(False)
     assert gate.admit("and the cafe?", 300.0) is None
 
+
+def test_the_end_of_an_interaction_closes_the_wake_words_window():
+    gate = ListenGate("wake_word", window_s=8.0, clock=Clock())
+    gate.on_wake(100.0, "hey_jarvis")
+    gate.set_conversation(True)
+    assert gate.admit("take me to the dinosaur hall", 101.0) == "take me to the dinosaur hall"
+    gate.set_conversation(False)  # the robot's `end`: back to LISTENING
+    assert gate.admit("what time is it", 104.0) is None, "said within 8 s of the wake word, but after goodbye"
+    gate.on_wake(110.0, "hey_jarvis")
+    assert gate.admit("where is the cafe", 111.0) == "where is the cafe"
+
 def test_a_transcript_starting_with_the_wake_phrase_opens_the_window():
     woke = []
     gate = ListenGate("wake_word", clock=Clock(), on_transcript_wake=lambda p, t: woke.append((p, t)))
