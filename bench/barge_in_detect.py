@@ -94,10 +94,9 @@ def onsets(model: SileroVad, mic: np.ndarray, reference: np.ndarray, reference_l
                 cue.confirmed()
             if e.kind in kinds:
                 out.append(t_end + RELEASE_S)
-        raw = mic[i:i + FRAME].astype(np.float64)
-        out += [t_end + RELEASE_S for kind in cue.frame(
-            t_end, float(np.mean(raw ** 2)), float(np.mean(clean.astype(np.float64) ** 2)), gate.noise_floor,
-            canceller.playing(stamp), segment_open) if kind in kinds]
+        out += [t_end + RELEASE_S for kind in cue.frame_audio(
+            t_end, mic[i:i + FRAME], clean, gate.noise_floor, canceller.playing(stamp), segment_open)
+            if kind in kinds]
     return out
 
 

@@ -7,7 +7,7 @@ terminal and is not started here: publish phanthy/msg/Transcript on voice/transc
 """
 
 import os
-import tempfile
+import pathlib
 
 import yaml
 from ament_index_python.packages import get_package_share_directory
@@ -15,6 +15,7 @@ from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument, OpaqueFunction
 from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
+from phanthy_agent.cli import any_namespace
 
 PACKAGE = "phanthy"
 NODES = ("collector", "agent", "speaker", "base", "face", "led", "peers", "audio_capture", "vad", "asr",
@@ -29,13 +30,11 @@ def configured_nodes(context):
     unknown = sections - set(NODES) - {"**"}
     if unknown:
         raise RuntimeError(f"{config}: unknown node sections {sorted(unknown)}; known: {NODES}")
-    # plain keys ("speaker") match only "/speaker": make them match in any namespace, as
-    # `phanthy run` does (phanthy_agent/cli.py any_namespace)
-    rewritten = {(k if str(k).startswith("/") or k == "**" else f"/**/{k}"): v for k, v in data.items()}
-    with tempfile.NamedTemporaryFile("w", prefix="phanthy-", suffix=".yaml", delete=False) as out:
-        yaml.safe_dump(rewritten, out, sort_keys=False)
+    # plain keys ("speaker") match only "/speaker": made to match in any namespace, as
+    # `phanthy run` does
+    params = any_namespace(pathlib.Path(config))
     return [Node(package=PACKAGE, executable=name, name=name,
-                 namespace=LaunchConfiguration("namespace"), parameters=[out.name], output="screen")
+                 namespace=LaunchConfiguration("namespace"), parameters=[params], output="screen")
             for name in NODES if name in sections]
 
 

@@ -22,6 +22,8 @@ from __future__ import annotations
 import math
 from typing import List, Optional
 
+import numpy as np
+
 
 class DoubleTalkCue:
     def __init__(self, erle_min_db: float = 12.0, residual_share: float = 0.6, loud_db: float = 15.5,
@@ -68,6 +70,13 @@ class DoubleTalkCue:
             erle = 10.0 * math.log10(mic_energy / max(clean_energy, 1.0))
             self.erle_db += self.smoothing * (erle - self.erle_db)
         return events
+
+    def frame_audio(self, t_end: float, mic: np.ndarray, clean: np.ndarray, noise_floor: float,
+                    playing: bool, segment_open: bool) -> List[str]:
+        """`frame` on the samples themselves: the raw microphone and the canceller's output
+        over the same stretch of time."""
+        return self.frame(t_end, float(np.mean(mic.astype(np.float64) ** 2)),
+                          float(np.mean(clean.astype(np.float64) ** 2)), noise_floor, playing, segment_open)
 
     def poll(self, t: float) -> List[str]:
         if self.pending is not None and t - self.pending >= self.confirm_s:

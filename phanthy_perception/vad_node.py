@@ -119,9 +119,9 @@ class VadNode(Node):
     def _cue(self, stamp: float, clean: np.ndarray) -> None:
         """The fast double-talk cue over the canceller's newest output (phanthy_perception/double_talk.py)."""
         t_end = stamp + len(clean) / RATE
-        mic = self.echo_gate.mic.window(stamp, len(clean)).astype(np.float64)
-        kinds = self.cue.frame(t_end, float(np.mean(mic ** 2)), float(np.mean(clean.astype(np.float64) ** 2)),
-                               self.echo_gate.noise_floor, self.echo.canceller.playing(stamp), self._segment_open)
+        kinds = self.cue.frame_audio(t_end, self.echo_gate.mic.window(stamp, len(clean)), clean,
+                                     self.echo_gate.noise_floor, self.echo.canceller.playing(stamp),
+                                     self._segment_open)
         for kind in kinds:
             start = stamp if kind == "candidate" else t_end
             self.activity_pub.publish(VoiceActivity(

@@ -39,10 +39,8 @@ def run(robot, visitor_at_s=None, confirm_at_s=None):
         if confirm_at_s is not None and t < confirm_at_s <= t_end:
             cue.confirmed()
             segment_open = True
-        raw = mic[i:i + FRAME].astype(np.float64)
-        events += [(t_end, kind) for kind in cue.frame(
-            t_end, float(np.mean(raw ** 2)), float(np.mean(clean.astype(np.float64) ** 2)),
-            gate.noise_floor, canceller.playing(t), segment_open)]
+        events += [(t_end, kind) for kind in cue.frame_audio(
+            t_end, mic[i:i + FRAME], clean, gate.noise_floor, canceller.playing(t), segment_open)]
     return events, cue
 
 
@@ -91,7 +89,5 @@ def test_a_new_echo_path_for_the_next_reply_is_not_cued(robot):
         canceller.add_reference(t, reference[i:i + FRAME], RATE)
         gate.add_mic(t, mic[i:i + FRAME])
         _, clean = canceller.process(t, mic[i:i + FRAME])
-        raw = mic[i:i + FRAME].astype(np.float64)
-        events += cue.frame(t_end, float(np.mean(raw ** 2)), float(np.mean(clean.astype(np.float64) ** 2)),
-                            gate.noise_floor, canceller.playing(t), False)
+        events += cue.frame_audio(t_end, mic[i:i + FRAME], clean, gate.noise_floor, canceller.playing(t), False)
     assert events == [] and cue.converged
