@@ -9,6 +9,10 @@
 The robot is a real `phanthy run` process (collector, agent, speaker with piper, vad, asr), as on
 a robot; this process is the room: it plays the visitor and the robot's echo into audio/in and
 watches the topics. The brain is scripted and instant. Results in bench/README.md.
+
+Environment: PAUSE_HINT_MS (the vad's pause_hint_ms, 100), PIPER_THREADS (the speaker's
+voice.threads, 1), BENCH_LOG (the robot's log level, warn), BENCH_ROBOT_LOG (where its log
+goes; default robot.log in its temporary directory).
 """
 
 import argparse
@@ -37,7 +41,9 @@ from support.ros_harness import Collect, spin, wait_for  # noqa: E402
 
 from phanthy_perception.asr import normalize_text, word_errors  # noqa: E402
 
-PAUSE_HINT_MS = int(os.environ.get("PAUSE_HINT_MS", "160"))
+PAUSE_HINT_MS = int(os.environ.get("PAUSE_HINT_MS", "100"))
+PIPER_THREADS = int(os.environ.get("PIPER_THREADS", "1"))
+LOG_LEVEL = os.environ.get("BENCH_LOG", "warn")  # for the CLI and ROS alike: debug, info, warn, error
 QUESTIONS = ["When does the museum close?", "Where are the toilets?", "Can you take me to the dinosaur hall?",
              "How much is a ticket for children?", "Is there a cafe in the museum?",
              "Where can I leave my coat?", "Do you have a map of the museum?", "Which way is the gift shop?",
@@ -65,16 +71,18 @@ class Robot:
             "collector": {"ros__parameters": {}},
             "agent": {"ros__parameters": {"agent": {"brain": "scripted"},
                                           "scripted": {"file": str(work / "script.yaml")}}},
-            "speaker": {"ros__parameters": {"engine": "piper", "output": "none"}},
+            "speaker": {"ros__parameters": {"engine": "piper", "output": "none",
+                                            "voice": {"threads": PIPER_THREADS}}},
             "vad": {"ros__parameters": {"pause_hint_ms": PAUSE_HINT_MS}},
             "asr": {"ros__parameters": {}},
         }
         (work / "robot.yaml").write_text(yaml.safe_dump(config))
         self.ns = f"/bench{uuid.uuid4().hex[:6]}"
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "phanthy_agent.cli", "--log-level", "warning", "run", "--config",
-             str(work / "robot.yaml"), "--ros-args", "-r", f"__ns:={self.ns}", "--log-level", "warn"],
-            cwd=work, stdout=open(work / "robot.log", "w"), stderr=subprocess.STDOUT)
+            [sys.executable, "-m", "phanthy_agent.cli", "--log-level", LOG_LEVEL, "run", "--config",
+             str(work / "robot.yaml"), "--ros-args", "-r", f"__ns:={self.ns}", "--log-level", LOG_LEVEL],
+            cwd=work, stdout=open(os.environ.get("BENCH_ROBOT_LOG", str(work / "robot.log")), "w"),
+            stderr=subprocess.STDOUT)
         self.probe = Node(f"observer_{uuid.uuid4().hex[:6]}", namespace=self.ns)
         self.turns = Collect(self.probe, TurnRecord, "phanthy/turns", RELIABLE)
         self.states = Collect(self.probe, AgentState, "phanthy/agent_state", LATCHED)
@@ -122,8 +130,13 @@ def latency(trials: int) -> None:
             if k == 0:
                 continue  # warm-up
             v2v.append((turn.t_first_audio - true_end) * 1000)
+            playing = _first(robot.playback.snapshot(), "playing", turn.t_trigger)
             stages.append(((turn.t_transcript_ready - true_end) * 1000,
-                           (turn.t_first_audio - turn.t_transcript_ready) * 1000))
+                           (turn.t_first_audio - turn.t_transcript_ready) * 1000,
+                           (turn.t_trigger - turn.t_transcript_ready) * 1000,
+                           (turn.t_first_token - turn.t_trigger) * 1000,
+                           ((playing or turn.t_first_audio) - turn.t_first_token) * 1000,
+                           (turn.t_first_audio - (playing or turn.t_first_audio)) * 1000))
             pauses = [a.t_detected for a in robot.activity.snapshot()
                       if a.event == "pause" and a.t_detected > true_end - 0.2]
             if pauses:
@@ -137,6 +150,10 @@ def latency(trials: int) -> None:
     print(summary("  pause hint (speculative transcription starts) after the last syllable", pause_ms))
     print(summary("  transcript ready after the last syllable", [s[0] for s in stages]))
     print(summary("  first audio after the transcript (agent + speaker + piper)", [s[1] for s in stages]))
+    print(summary("    transcript ready -> the agent has it (asr -> collector -> agent)", [s[2] for s in stages]))
+    print(summary("    -> the brain's first tool call", [s[3] for s in stages]))
+    print(summary("    -> the speaker plays (goal, piper's first chunk)", [s[4] for s in stages]))
+    print(summary("    -> the agent hears it is playing", [s[5] for s in stages]))
     print(f"word error rate: {errors}/{words} = {100.0 * errors / max(1, words):.1f} %")
     print(f"microphone (room) thread worst lateness: {robot.room.max_lag_s * 1000:.0f} ms")
 

@@ -66,6 +66,8 @@ class BargeInConfig:
     # the robot has been talking again for a while; the agent still gets the words and steers)
     onset_lookback_s: float = 0.1  # VAD onsets arrive 60-150 ms after the speech started
     candidate_timeout_s: float = 0.6  # a candidate no onset confirmed (its "dismissed" lost)
+    release_after_ms: float = 160.0  # the visitor's silence that lets the reply go on (the VAD's
+    # pause hint comes sooner, for the recognizer: resuming at a comma would make the robot blurt)
     extra_backchannels: Tuple[str, ...] = ()
 
 
@@ -82,6 +84,7 @@ class Segment:
     t_start: float  # speech start (VAD, padded)
     t_onset: float  # when the onset reached us
     t_end: float = 0.0  # speech end, once known
+    silent_since: float = 0.0  # clock time the visitor's silence began, by the VAD's count
     released_at: float = 0.0
     tentative: bool = False  # a candidate: maybe speech, no onset yet
 
@@ -106,8 +109,9 @@ class BargeInController:
         else:
             self.phase, self.segment = Phase.IDLE, None
 
-    def activity(self, kind: str, t_speech_start: float = 0.0, t: float = 0.0) -> None:
-        """A VoiceActivity event: onset | pause | resume | offset (t = event time)."""
+    def activity(self, kind: str, t_speech_start: float = 0.0, t: float = 0.0, silence_ms: int = 0) -> None:
+        """A VoiceActivity event: onset | pause | resume | offset (t = event time; silence_ms:
+        the silence the VAD has counted so far, pause and offset)."""
         if not self.config.enabled or self.phase in (Phase.IDLE, Phase.COMMITTED):
             return
         now = self._clock()
@@ -131,12 +135,16 @@ class BargeInController:
                 self._hold("visitor started speaking")
         elif kind in ("pause", "offset") and self.phase is Phase.HELD and self.segment is not None:
             self.segment.t_end = t or now
+            self.segment.silent_since = now - silence_ms / 1000.0
             if self._speech_s(self.segment.t_end) * 1000 >= self.config.commit_after_ms:
                 self._commit(f"{self._speech_s(self.segment.t_end) * 1000:.0f} ms of speech")
-            else:  # back to normal at once, decide on its words
-                self._release("the visitor paused", waiting=True)
+            else:  # back to normal once the silence is a real pause; decide on its words
+                self._release_at_pause(now, final=kind == "offset")
+        elif kind == "resume" and self.phase is Phase.HELD and self.segment is not None \
+                and not self.segment.tentative:
+            self.segment.t_end = self.segment.silent_since = 0.0  # a short gap: still held
         elif kind == "resume" and self.phase is Phase.WAITING and self.segment is not None:
-            self.segment.t_end = 0.0
+            self.segment.t_end = self.segment.silent_since = 0.0
             self._hold("visitor speaks again")
 
     def transcript(self, text: str, t_speech_start: float = 0.0, final: bool = True,
@@ -180,7 +188,9 @@ class BargeInController:
                 self.segment = None
                 self._release("no onset confirmed the candidate")
             return  # a candidate alone never commits
-        if self.phase is Phase.HELD and not self.segment.t_end \
+        if self.phase is Phase.HELD and self.segment.silent_since:
+            self._release_at_pause(now)
+        elif self.phase is Phase.HELD and not self.segment.t_end \
                 and (now - self.segment.t_start) * 1000 >= self.config.commit_after_ms:
             self._commit(f"speech longer than {self.config.commit_after_ms} ms")
         elif self.phase is Phase.WAITING and now - self.segment.released_at > self.config.transcript_wait_s:
@@ -197,6 +207,12 @@ class BargeInController:
         now = self._clock()
         self._released = [s for s in self._released if now - s.released_at <= self.config.late_commit_s]
         return any(abs(s.t_start - t_speech_start) < 1.0 for s in self._released) if t_speech_start else False
+
+    def _release_at_pause(self, now: float, final: bool = False) -> None:
+        """Short speech has gone quiet: let the reply go on once the silence is long enough (at
+        once on the VAD's end of speech), waiting for its words."""
+        if final or now - self.segment.silent_since >= self.config.release_after_ms / 1000.0 - 1e-6:
+            self._release("the visitor paused", waiting=True)
 
     def _hold(self, why: str) -> None:
         self.phase = Phase.HELD

@@ -23,6 +23,7 @@ Word timing (`SpeechChunk.word_timing`):
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 import time
@@ -31,6 +32,8 @@ from pathlib import Path
 from typing import Iterable, List, Optional, Protocol, Sequence, Tuple
 
 import numpy as np
+import onnxruntime
+from piper.config import PiperConfig
 from piper.voice import PiperVoice
 
 from .piper_model import aligned_model
@@ -94,7 +97,7 @@ def _tokens(text: str) -> List[Tuple[str, bool]]:
 
 
 def split_sentences(text: str, max_chars: int = 150, first_max_chars: int = 80,
-                    min_chars: int = 20) -> List[str]:
+                    min_chars: int = 20, first_clause: bool = True) -> List[str]:
     """Cut `text` into the chunks synthesized one by one. The rule:
 
     1. Sentences: a token ending in . ! ? or … (closing quotes/brackets allowed after it) ends a
@@ -105,6 +108,10 @@ def split_sentences(text: str, max_chars: int = 150, first_max_chars: int = 80,
        clause punctuation (, ; : or a dash), keeping every piece at least `min_chars` long, and
        otherwise as long as possible within the limit. A clause still longer than 2 × max_chars
        is cut at word boundaries.
+    3. With `first_clause`, the very first chunk ends at the first clause punctuation when the
+       sentence goes on after it ("Sure," | "let me help."): Piper's time to the first audio
+       grows with the chunk (bench/README.md: ~40 ms for "Sure," vs ~105 ms for the sentence),
+       and a pause at a comma is where a speaker would pause anyway.
 
     Words are never cut or altered: " ".join(chunks).split() == text.split().
     """
@@ -122,10 +129,27 @@ def split_sentences(text: str, max_chars: int = 150, first_max_chars: int = 80,
     if current:
         sentences.append(current)
     chunks: List[str] = []
+    if first_clause and sentences:
+        head = _first_clause(sentences[0])
+        if head:
+            chunks.append(" ".join(head))
+            sentences[0] = sentences[0][len(head):]
     for words in sentences:
         first_limit = first_max_chars if not chunks else max_chars
         chunks.extend(_split_long(words, first_limit, max_chars, min_chars))
     return chunks
+
+
+def _first_clause(words: List[str]) -> List[str]:
+    """The words up to the first clause break, if the sentence goes on after it; else []."""
+    for i, word in enumerate(words[:-1]):
+        if _is_clause_break(word):
+            return words[:i + 1]
+    return []
+
+
+def _is_clause_break(word: str) -> bool:
+    return bool(_CLAUSE_END.search(word)) or word in _DASH_TOKENS
 
 
 def _split_long(words: List[str], first_limit: int, limit: int, min_chars: int) -> List[str]:
@@ -134,8 +158,7 @@ def _split_long(words: List[str], first_limit: int, limit: int, min_chars: int) 
     clauses: List[List[str]] = [[]]
     for i, word in enumerate(words):
         clauses[-1].append(word)
-        is_break = _CLAUSE_END.search(word) or word in _DASH_TOKENS
-        if is_break and i < len(words) - 1:
+        if _is_clause_break(word) and i < len(words) - 1:
             clauses.append([])
     pieces: List[List[str]] = []
     for clause in clauses:
@@ -207,7 +230,7 @@ class PiperEngine:
     PUNCTUATION = frozenset(".,;:!?¡¿—…\"“”«»()-'")
 
     def __init__(self, model_path: str = "", config_path: str = "", alignments: bool = True,
-                 warm_up: bool = True):
+                 warm_up: bool = True, threads: int = 1):
         if not model_path:
             model_path, default_config = bundled_voice()
             config_path = config_path or default_config
@@ -223,7 +246,15 @@ class PiperEngine:
         # sample. Patched once into the cache (phanthy_drivers/piper_model.py); a voice without
         # the tensor falls back to estimated timing.
         aligned = aligned_model(self.model_path) if alignments else None
-        self.voice = PiperVoice.load(aligned or self.model_path, config_path=self.config_path)
+        # PiperVoice.load with the session's thread count (load() takes onnxruntime's default,
+        # one per core; next to the recognizer on 2 cores, one thread was steadier: README)
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = max(0, int(threads))
+        self.voice = PiperVoice(
+            config=PiperConfig.from_dict(json.loads(config.read_text(encoding="utf-8"))),
+            session=onnxruntime.InferenceSession(aligned or self.model_path, sess_options=options,
+                                                 providers=["CPUExecutionProvider"]),
+            download_dir=Path.cwd())
         self.alignments = alignments
         self.sample_rate = int(self.voice.config.sample_rate)
         self._lock = threading.Lock()  # one synthesis at a time per voice

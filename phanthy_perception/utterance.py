@@ -163,7 +163,10 @@ class UtteranceTracker:
             elif kind == "offset" and self._published:
                 self._start, self._published = None, False  # already handed out
             elif kind == "pause" and self.speculative and self._start is not None:
-                self._spec = self._queue(self._start, t, t_detected or t, speculative=True)
+                # up to the audio the VAD had seen (not its wall-clock decision time, whose audio
+                # is still on its way from the microphone: measured ~50 ms of waiting)
+                seen = t + silence_ms / 1000.0 if silence_ms else (t_detected or t)
+                self._spec = self._queue(self._start, t, seen, speculative=True)
             elif kind == "offset":
                 ready = self._offset(t, t_speech_start, silence_ms, t_detected)
         if ready is not None:

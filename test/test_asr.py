@@ -172,6 +172,16 @@ def test_the_transcription_started_at_the_pause_is_used_at_the_offset():
     assert [(p.text, p.t_speech_end) for p in line.partials] == [("take me to the dinosaur hall", 2.50)]
 
 
+def test_the_speculative_transcription_starts_on_the_audio_the_vad_has_seen():
+    # the pause is decided at 2.72 (wall clock), on audio up to 2.50 + 0.16 s of silence; the
+    # microphone's frames after 2.66 are still on their way: the model must not wait for them
+    line = Timeline()
+    line.audio(0.0, 2.66)
+    line.at(1.10, "onset", 0.97, t_speech_start=0.97)
+    line.at(2.72, "pause", 2.50, t_speech_start=0.97, silence_ms=160, t_detected=2.72)
+    assert line.calls == [pytest.approx(2.66 - 0.97 + PRE_ROLL_S, abs=0.02)]
+
+
 def test_a_failing_recognizer_reports_the_utterance_as_failed_not_silently_dropped():
     failed = []
 

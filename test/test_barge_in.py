@@ -45,7 +45,7 @@ def short_speech(clock, c, speech_end, pause_seen, start=100.0):
     """A visitor speaks from `start` to `speech_end`; the VAD's pause hint arrives at `pause_seen`."""
     c.activity("onset", start, start)
     clock.t = pause_seen
-    c.activity("pause", start, speech_end)
+    c.activity("pause", start, speech_end, silence_ms=160)
 
 
 def test_an_onset_ducks_at_once_and_words_commit_a_stop_at_a_word_boundary(rig):
@@ -78,7 +78,7 @@ def test_a_long_mm_hm_is_heard_out_and_not_an_interruption(rig):
     c.transcript("Mmmm", t_speech_start=100.0, final=False)
     assert c.phase is Phase.HELD
     clock.t = 101.1
-    c.activity("pause", 100.0, 100.9)
+    c.activity("pause", 100.0, 100.9, silence_ms=160)
     clock.t = 101.3
     c.transcript("Mmmmmmmmmm-hmm.", t_speech_start=100.0)
     assert c.phase is Phase.WATCHING and all(call[0] != "stop" for call in speaker.calls)
@@ -88,18 +88,39 @@ def test_a_backchannel_resumes_at_its_pause_and_never_stops_the_robot(rig):
     clock, speaker, c = rig
     c.activity("onset", 100.0, 100.0)
     clock.t = 100.5
-    c.activity("pause", 100.0, 100.3)  # 300 ms of "mm-hm", silence began
+    c.activity("pause", 100.0, 100.3, silence_ms=160)  # 300 ms of "mm-hm", silence began
     assert speaker.calls == [("duck", 0.15), ("duck", 1.0)], "back to full volume at the pause"
     clock.t = 100.9
     c.transcript("Mm-hmm.", t_speech_start=100.0)
     assert c.phase is Phase.WATCHING and all(call[0] != "stop" for call in speaker.calls)
 
 
+def test_a_short_gap_in_the_visitors_speech_keeps_the_reply_held_a_real_pause_lets_it_go_on(rig):
+    clock, speaker, c = rig
+    c.activity("onset", 100.0, 100.0)
+    clock.t = 100.6
+    c.activity("pause", 100.0, 100.45, silence_ms=100)  # "Actually," ... (the ASR's early hint)
+    c.tick()
+    assert c.phase is Phase.HELD and speaker.calls == [("duck", 0.15)], "no blurt at a comma"
+    clock.t = 100.65
+    c.activity("resume", 100.0, 100.62)  # "... take me to the gift shop"
+    clock.t = 100.9
+    c.tick()
+    assert c.phase is Phase.HELD and speaker.calls == [("duck", 0.15)]
+    c.activity("pause", 100.0, 100.8, silence_ms=100)  # a "yeah" that ended: no words yet
+    clock.t = 100.95
+    c.tick()
+    assert c.phase is Phase.HELD
+    clock.t = 100.97  # 100 ms + 70 ms of silence
+    c.tick()
+    assert c.phase is Phase.WAITING and speaker.calls == [("duck", 0.15), ("duck", 1.0)]
+
+
 def test_a_short_command_stops_the_robot_when_its_words_arrive(rig):
     clock, speaker, c = rig
     c.activity("onset", 100.0, 100.0)
     clock.t = 100.55
-    c.activity("pause", 100.0, 100.35)
+    c.activity("pause", 100.0, 100.35, silence_ms=160)
     clock.t = 100.8
     c.transcript("Stop!", t_speech_start=100.0)
     assert c.phase is Phase.COMMITTED and speaker.calls[-1][0] == "stop"
@@ -109,7 +130,7 @@ def test_the_robots_own_words_coming_back_are_not_an_interruption(rig):
     clock, speaker, c = rig
     c.activity("onset", 100.0, 100.0)
     clock.t = 100.4
-    c.activity("pause", 100.0, 100.2)
+    c.activity("pause", 100.0, 100.2, silence_ms=160)
     clock.t = 100.9
     c.transcript("the dinosaur hall is on the", t_speech_start=100.0)
     assert c.phase is Phase.WATCHING and all(call[0] != "stop" for call in speaker.calls)
@@ -119,7 +140,7 @@ def test_a_cough_without_words_is_let_go(rig):
     clock, speaker, c = rig
     c.activity("onset", 100.0, 100.0)
     clock.t = 100.45
-    c.activity("pause", 100.0, 100.3)
+    c.activity("pause", 100.0, 100.3, silence_ms=160)
     clock.t = 102.0
     c.tick()
     assert c.phase is Phase.WATCHING and c.segment is None
@@ -152,7 +173,7 @@ def test_speech_that_resumes_after_a_pause_is_held_again_and_can_commit(rig):
     clock, speaker, c = rig
     c.activity("onset", 100.0, 100.0)
     clock.t = 100.35
-    c.activity("pause", 100.0, 100.2)
+    c.activity("pause", 100.0, 100.2, silence_ms=160)
     clock.t = 100.45
     c.activity("resume", 100.0, 100.45)
     assert c.phase is Phase.HELD and speaker.calls[-1] == ("duck", 0.15)
@@ -167,7 +188,7 @@ def test_words_the_recognizer_is_unsure_of_do_not_stop_the_robot(rig):
     clock.t = 100.8
     c.transcript("and my m h n", t_speech_start=100.0, final=False, confidence=0.25)
     clock.t = 101.1
-    c.activity("pause", 100.0, 101.0)
+    c.activity("pause", 100.0, 101.0, silence_ms=160)
     c.transcript("and my name is Kim", t_speech_start=100.0, confidence=0.25)
     assert c.phase is Phase.WATCHING and all(call[0] != "stop" for call in speaker.calls)
 
