@@ -27,13 +27,14 @@ from rclpy.time import Time
 
 from phanthy.msg import AudioFrame, Playback, Transcript, VoiceActivity
 
+from phanthy_agent.core.sentences import split_sentences
 from phanthy_agent.ros.params import Params
 
 from .audio_out import make_sink
 from .barge_in import BargeInConfig, BargeInController
 from .player import IDLE, Frame, Player
 from .sdk import DriverNode, ToolCall, ToolFailed
-from .tts import PiperEngine, SilentEngine, split_sentences
+from .tts import PiperEngine, SilentEngine
 
 PLAYBACK_QOS = QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE)
 AUDIO_OUT_QOS = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE)

@@ -12,11 +12,12 @@ import pytest
 from rclpy.node import Node
 
 from phanthy.msg import AudioFrame, Playback
+from phanthy_agent.core.sentences import split_sentences
 from phanthy_agent.ros.tool_client import RosToolExecutor
 from phanthy_drivers.audio_out import AudioDeviceError, LinearResampler, find_output_device, list_devices
 from phanthy_drivers.player import Player
 from phanthy_drivers.speaker import AUDIO_OUT_QOS, PLAYBACK_QOS, Speaker
-from phanthy_drivers.tts import PiperEngine, SilentEngine, SpeechChunk, split_sentences
+from phanthy_drivers.tts import PiperEngine, SilentEngine, SpeechChunk
 from support.graph import overrides
 from support.ros_harness import Collect, LoopThread, spin, wait_for
 

@@ -41,6 +41,7 @@ class AgentConfig:
     max_steps: int = 8
     turn_timeout_s: float = 300.0
     speak_tool: str = "speak"  # the tool that says reply text (a driver's acting tool)
+    stream_speech: bool = True  # say a reply's first sentences while the model writes the rest
     interrupt_hooks: Tuple[str, ...] = INTERRUPT_HOOKS
     report_failures: bool = True  # a failed action gives the model one more step to react
     cancel_confirm_timeout_s: float = 2.0

@@ -19,12 +19,13 @@ import json
 import logging
 import uuid
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Dict, List, Sequence
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence
 
 from ..brains.base import BrainReply, BrainRequest, BrainUnavailable, Message, ToolCallRequest
 from .action_tracker import CANCELLED, FAILED, TIMEOUT, TrackedAction
 from .context import notice_message
 from .heard import heard_text
+from .sentences import complete_sentences, unspoken
 from .events import Event
 from .tools import RegisteredTool, ToolError, least_trusted
 
@@ -84,6 +85,7 @@ class TurnRunner:
         self._history_start = 0
         self._calls: List[Dict[str, Any]] = []
         self._final_text = ""
+        self._spoken_early = ""  # the start of the current step's reply, said while it was written
         self.dialogue_state_raw: Any = None  # the finish call's raw arguments (voice turns)
         self.result = TurnResult(
             self.turn_id, core.session, self.triggers[0].source if self.triggers else "",
@@ -168,7 +170,9 @@ class TurnRunner:
             self._messages.append(Message("assistant", reply.content, tool_calls=calls))
             if reply.content.strip():
                 self._final_text = reply.content
-                await self._say(reply.content)
+                rest = unspoken(reply.content, self._spoken_early)
+                if rest:
+                    await self._say(rest)
             if not calls:
                 if await self._finish():
                     return
@@ -199,11 +203,33 @@ class TurnRunner:
             self._messages.append(notice_message(ended))
 
     async def _think(self) -> BrainReply:
+        """One model step. With `stream_speech`, the reply's first complete sentences are said
+        while the model still writes the rest (`_steps` says the rest): with a model writing
+        ~30 tokens/s, the first audio comes after its first sentence, not after the whole reply.
+        A reply that arrives whole (the speech not yet started when the step returns) is said
+        in one piece."""
         core = self.core
+        written = ""
+        early: Optional[asyncio.Future] = None
+        early_started = False
+        self._spoken_early = ""
 
-        def on_text(_: str) -> None:
+        async def say_early(text: str) -> None:
+            nonlocal early_started
+            early_started = True
+            await self._say(text)
+
+        def on_text(delta: str) -> None:
+            nonlocal written, early
             if not self.result.t_first_token:
                 self.result.t_first_token = core.clock()
+            if early is not None or not self.cfg.stream_speech or core.speech_tool() is None:
+                return
+            written += delta
+            ready = complete_sentences(written)
+            if ready.strip():
+                self._spoken_early = ready
+                early = asyncio.ensure_future(say_early(ready))
 
         request = BrainRequest(list(self._messages), [t.spec() for t in core.registry.visible_tools()],
                                on_text)
@@ -211,9 +237,18 @@ class TurnRunner:
         core.refresh_state()
         try:
             reply = await core.brain.step(request)
+        except BaseException:
+            if early is not None:
+                early.cancel()  # a started speech is stopped with the turn
+            raise
         finally:
             self.thinking = False
             core.refresh_state()
+        if early is not None and not early_started:
+            early.cancel()  # it never ran: the whole reply is said in one piece
+            self._spoken_early = ""
+        elif early is not None:
+            await early  # its speak action is started (or skipped) before anything else runs
         if not self.result.t_first_token:
             self.result.t_first_token = core.clock()
         if reply.brain and (not self.result.brains or self.result.brains[-1] != reply.brain):

@@ -69,6 +69,8 @@ class AgentNode(Node):
             max_steps=p.get("agent.max_steps", 8, "model steps per turn"),
             turn_timeout_s=p.get("agent.turn_timeout_s", 300.0, "hard limit of one turn"),
             speak_tool=p.get("agent.speak_tool", "speak", "the tool that says reply text"),
+            stream_speech=p.get("agent.stream_speech", True,
+                                "say a reply's first sentences while the model still writes the rest"),
             interrupt_hooks=tuple(p.get("agent.interrupt_hooks", list(INTERRUPT_HOOKS),
                                         "hooks fired (with on_interrupt_all) on every interrupt")),
             report_failures=p.get("agent.report_failures", True,
