@@ -2,6 +2,9 @@
 truthful cancels, bad input, dead drivers, hooks."""
 
 import json
+import os
+import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -159,3 +162,44 @@ def test_cancelling_the_goal_of_a_driver_that_died_is_harmless(ros):
     finally:
         client_group.stop()
         loop.stop()
+
+
+ARENA_PROBE = """
+import ctypes, sys, tempfile, threading
+import numpy as np
+from phanthy_drivers.runtime import limit_malloc_arenas
+if sys.argv[1] == "limited":
+    assert limit_malloc_arenas(2)
+libc = ctypes.CDLL("libc.so.6")
+libc.fopen.restype = ctypes.c_void_p
+def arenas():
+    with tempfile.NamedTemporaryFile() as out:
+        f = libc.fopen(out.name.encode(), b"w")
+        libc.malloc_info(0, ctypes.c_void_p(f))
+        libc.fclose(ctypes.c_void_p(f))
+        return open(out.name).read().count("<heap nr=")
+before = arenas()  # the main one, and any that the imports' threads made
+held, ready = [], threading.Barrier(9)
+def worker():
+    held.append([np.ones(8000) for _ in range(50)])  # 64 KB blocks: malloc'ed in this thread's arena
+    ready.wait()
+    ready.wait()
+threads = [threading.Thread(target=worker) for _ in range(8)]
+[t.start() for t in threads]
+ready.wait()  # all eight hold their memory at once
+print(before, arenas())
+ready.wait()
+"""
+
+
+@pytest.mark.parametrize("mode", ["limited", "default"])
+def test_the_runtime_makes_the_nodes_threads_share_two_malloc_arenas(mode):
+    env = {k: v for k, v in os.environ.items() if k != "MALLOC_ARENA_MAX"}
+    done = subprocess.run([sys.executable, "-c", ARENA_PROBE, mode], capture_output=True, text=True,
+                          timeout=60, env=env)
+    assert done.returncode == 0, done.stderr
+    before, after = map(int, done.stdout.split())
+    if mode == "limited":
+        assert after <= max(before, 2), f"{after - before} new arenas for 8 threads"
+    else:  # glibc's default: an arena per thread (up to 8 per core): what the limit is for
+        assert after >= before + 4, (before, after)
