@@ -10,7 +10,7 @@ The robot is a real `phanthy run` process (collector, agent, speaker with piper,
 a robot; this process is the room: it plays the visitor and the robot's echo into audio/in and
 watches the topics. The brain is scripted and instant. Results in bench/README.md.
 
-Environment: PAUSE_HINT_MS (the vad's pause_hint_ms, 100), PIPER_THREADS (the speaker's
+Environment: PAUSE_HINT_MS (the vad's pause_hint_ms, 96), PIPER_THREADS (the speaker's
 voice.threads, 1), BENCH_LOG (the robot's log level, warn), BENCH_ROBOT_LOG (where its log
 goes; default robot.log in its temporary directory).
 """
@@ -41,7 +41,7 @@ from support.ros_harness import Collect, spin, wait_for  # noqa: E402
 
 from phanthy_perception.asr import normalize_text, word_errors  # noqa: E402
 
-PAUSE_HINT_MS = int(os.environ.get("PAUSE_HINT_MS", "100"))
+PAUSE_HINT_MS = int(os.environ.get("PAUSE_HINT_MS", "96"))
 PIPER_THREADS = int(os.environ.get("PIPER_THREADS", "1"))
 LOG_LEVEL = os.environ.get("BENCH_LOG", "warn")  # for the CLI and ROS alike: debug, info, warn, error
 QUESTIONS = ["When does the museum close?", "Where are the toilets?", "Can you take me to the dinosaur hall?",
@@ -153,7 +153,7 @@ def latency(trials: int) -> None:
     print(summary("    transcript ready -> the agent has it (asr -> collector -> agent)", [s[2] for s in stages]))
     print(summary("    -> the brain's first tool call", [s[3] for s in stages]))
     print(summary("    -> the speaker plays (goal, piper's first chunk)", [s[4] for s in stages]))
-    print(summary("    -> the agent hears it is playing", [s[5] for s in stages]))
+    print(summary("    -> TurnRecord.t_first_audio (the speaker's stamp; 0 unless clocks disagree)", [s[5] for s in stages]))
     print(f"word error rate: {errors}/{words} = {100.0 * errors / max(1, words):.1f} %")
     print(f"microphone (room) thread worst lateness: {robot.room.max_lag_s * 1000:.0f} ms")
 

@@ -19,7 +19,7 @@ measured 0.23-0.37 on synthesized mm-hm/uh-huh/hmm/mhm, 0.40-0.82 on short comma
 sentences). Duration alone is not enough below commit_after_ms: synthesized "mm-hm" lasts 0.64-0.86 s (espeak-ng,
 piper), longer than the agent's 500 ms barge_in_threshold_ms, and a listener's "mmmm-hmm" is
 not a request to stop. Otherwise playback comes back: as soon as a short speech pauses (the
-VAD's pause hint, ~160 ms of silence: backchannels resume fast), or when it yields no words in
+VAD's silence reaching release_after_ms, 160 ms: backchannels resume fast), or when it yields no words in
 transcript_wait_s (a cough, a door). A transcript arriving after that can still commit.
 
 Sooner than the VAD: a "candidate" (the vad node's fast double-talk cue from the echo

@@ -104,7 +104,7 @@ class VadSegmenter:
     """
 
     def __init__(self, threshold: float = 0.5, min_silence_ms: int = 400, speech_pad_ms: int = 30,
-                 min_speech_ms: int = 60, pause_hint_ms: int = 100, neg_threshold: Optional[float] = None,
+                 min_speech_ms: int = 60, pause_hint_ms: int = 96, neg_threshold: Optional[float] = None,
                  block_s: float = BLOCK_S):
         if not 0.0 < threshold < 1.0:
             raise ValueError(f"threshold must be in (0, 1), got {threshold}")

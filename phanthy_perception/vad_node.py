@@ -71,7 +71,7 @@ class VadNode(Node):
             min_silence_ms=p.get("min_silence_ms", 400, "silence that ends speech (offset)"),
             speech_pad_ms=p.get("speech_pad_ms", 30, "padding before onset / after the end of speech"),
             min_speech_ms=p.get("min_speech_ms", 60, "speech needed before an onset"),
-            pause_hint_ms=p.get("pause_hint_ms", 100, "silence that raises a pause event (0: none)"))
+            pause_hint_ms=p.get("pause_hint_ms", 96, "silence that raises a pause event (0: none; counted in 32 ms blocks)"))
         model_path = p.get("model_path", "", "silero VAD ONNX file ('' = the one bundled in silero-vad)")
         topic = p.get("input_topic", "audio/in", "AudioFrame topic to listen to")
         p.warn_unknown()

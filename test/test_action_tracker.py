@@ -66,3 +66,22 @@ def test_unreported_endings_are_reported_once():
     tracker.complete("a", "failed", error="speaker unplugged")
     assert [a.action_id for a in tracker.take_unreported()] == ["a"]
     assert tracker.take_unreported() == []
+
+
+def test_the_first_audio_is_when_the_speaker_played_it_not_when_the_news_arrived():
+    clock = Clock()
+    tracker = ActionTracker(clock)
+    clock.t = 100.0
+    tracker.register("a1", "speak", "speaker", {"text": "Sure."}, True, 60.0)
+    clock.t = 100.3
+    tracker.playback("a1", "", playing=True, stamp=100.29)  # stamped by the speaker 10 ms earlier
+    assert tracker.get("a1").t_first_audio == 100.29
+    # overtaking registration, the stamp is kept too
+    tracker.playback("a2", "", playing=True, stamp=100.25)
+    tracker.register("a2", "speak", "speaker", {"text": "Hi."}, True, 60.0)
+    assert tracker.get("a2").t_first_audio == 100.25
+    # another machine's clock (ahead, or far behind): our own time instead
+    for stamp in (100.5, 90.0):
+        tracker.register(f"s{stamp}", "speak", "speaker", {"text": "Hi."}, True, 60.0)
+        tracker.playback(f"s{stamp}", "", playing=True, stamp=stamp)
+        assert tracker.get(f"s{stamp}").t_first_audio == 100.3

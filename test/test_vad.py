@@ -79,6 +79,14 @@ def test_segment_events_follow_the_block_clock():
     assert {e.t_speech_start for e in events} == {onset.t}
 
 
+def test_the_default_pause_hint_comes_with_the_third_silent_block():
+    # silence is counted in 32 ms blocks: 96 ms is three; the former default (100) meant four,
+    # starting every speculative transcription 32 ms later (bench/README.md: 651.6 -> 619.4 ms)
+    events = feed(VadSegmenter(), [0.9] * 10 + [0.1] * 4)
+    assert kinds(events) == ["onset", "pause"]
+    assert events[1].silence_ms == 96 and events[1].t_detected == pytest.approx(13 * 0.032)
+
+
 def test_no_pause_events_when_the_hint_is_off_and_flush_closes_a_segment():
     seg = VadSegmenter(pause_hint_ms=0)
     assert kinds(feed(seg, [0.9] * 5 + [0.0] * 5)) == ["onset"]

@@ -21,6 +21,7 @@ CANCELLED = "cancelled"
 TIMEOUT = "timeout"
 RUNNING = "running"
 TERMINAL = frozenset({SUCCEEDED, FAILED, CANCELLED, TIMEOUT})
+STAMP_TRUST_S = 2.0  # a speaker stamp older than this (or ahead of our clock): clocks differ
 
 
 @dataclasses.dataclass
@@ -127,18 +128,23 @@ class ActionTracker:
             action.t_first_feedback = self._clock()
         action.last_progress_json = progress_json
 
-    def playback(self, action_id: str, heard_text: str, playing: bool) -> None:
-        """Speaker progress for a speech action (speaker/playback: utterance_id = action id)."""
+    def playback(self, action_id: str, heard_text: str, playing: bool, stamp: float = 0.0) -> None:
+        """Speaker progress for a speech action (speaker/playback: utterance_id = action id).
+        `stamp`: when the speaker reported it (its message's stamp): the first audio's time is
+        that, not when the news got here; a stamp in the future or more than
+        STAMP_TRUST_S old (another machine's clock) is not trusted."""
+        now = self._clock()
+        heard_at = stamp if stamp and now - STAMP_TRUST_S <= stamp <= now else now  # 0: none
         action = self._actions.get(action_id)
         if action is None:  # playback can overtake registration too
             first = self._early_playback.pop(action_id, (0.0, ""))[0]
-            self._early_playback[action_id] = (first or (self._clock() if playing else 0.0), heard_text)
+            self._early_playback[action_id] = (first or (heard_at if playing else 0.0), heard_text)
             while len(self._early_playback) > self._early_max:
                 self._early_playback.popitem(last=False)
             return
         action.heard_text = heard_text
         if playing and not action.t_first_audio:
-            action.t_first_audio = self._clock()
+            action.t_first_audio = heard_at
 
     def expire(self) -> List[TrackedAction]:
         """Mark every running action past its deadline as timed out; returns them (the caller

@@ -350,10 +350,11 @@ class AgentCore:
     def _on_feedback(self, action_id: str, progress_json: str) -> None:
         self.tracker.feedback(action_id, progress_json)
 
-    def playback(self, utterance_id: str, state: str, heard_text: str) -> None:
-        """speaker/playback: progress of the speech action whose goal id is utterance_id."""
+    def playback(self, utterance_id: str, state: str, heard_text: str, stamp: float = 0.0) -> None:
+        """speaker/playback: progress of the speech action whose goal id is utterance_id
+        (`stamp`: the message's, when the speaker reported it)."""
         if utterance_id:
-            self.tracker.playback(utterance_id, heard_text, playing=state == "playing")
+            self.tracker.playback(utterance_id, heard_text, playing=state == "playing", stamp=stamp)
 
     def _on_action_change(self, action: TrackedAction) -> None:
         self.emit("action_done", action.turn_id, tool=action.tool, action_id=action.action_id,

@@ -195,7 +195,8 @@ class AgentNode(Node):
         self._loop.call_soon_threadsafe(self.core.wake, msg.keyword)
 
     def _on_playback(self, msg: Playback) -> None:
-        self._loop.call_soon_threadsafe(self.core.playback, msg.utterance_id, msg.state, msg.heard_text)
+        self._loop.call_soon_threadsafe(self.core.playback, msg.utterance_id, msg.state, msg.heard_text,
+                                        convert.from_time(msg.header.stamp))
 
     def _on_robot_status(self, msg: RobotStatus) -> None:
         lines = tuple(convert.clean_text(line)[:200] for line in msg.lines[:32])
