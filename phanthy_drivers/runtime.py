@@ -17,11 +17,28 @@ import threading
 from typing import Callable, List, Optional, Sequence
 
 import rclpy
-from rclpy.executors import MultiThreadedExecutor, SingleThreadedExecutor
+from rclpy.executors import Executor, MultiThreadedExecutor, SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.signals import SignalHandlerOptions
 
+try:  # rclpy >= 9 (Kilted): callbacks dispatched from C++
+    from rclpy.experimental import EventsExecutor
+except ImportError:  # pragma: no cover - older rclpy
+    EventsExecutor = None
+
 log = logging.getLogger(__name__)
+
+EXECUTOR_ENV = "PHANTHY_EXECUTOR"  # "standard": no events executor for the audio nodes
+
+
+def executor_for(node: Node, threads: int = 4):
+    """The executor a node spins on (see NodeGroup)."""
+    if getattr(node, "needs_threads", False):
+        return MultiThreadedExecutor(num_threads=threads)
+    if getattr(node, "takes_audio_stream", False) and EventsExecutor is not None \
+            and os.environ.get(EXECUTOR_ENV, "") != "standard":
+        return EventsExecutor(context=node.context)
+    return SingleThreadedExecutor(context=node.context)
 
 
 class NodeGroup:
@@ -32,7 +49,16 @@ class NodeGroup:
     processed). rclpy's multi-threaded executor busy-loops while a mutually exclusive callback
     group is occupied and more work for it is pending, holding the GIL the busy callback needs.
     So: one executor per node; single-threaded for nodes whose callbacks are short, multi-
-    threaded only for drivers (long tool handlers must not block cancels and other calls)."""
+    threaded only for drivers (long tool handlers must not block cancels and other calls).
+
+    Nodes that take the 50 Hz microphone stream (`takes_audio_stream = True`: vad, asr,
+    wake_word) spin on rclpy's EventsExecutor: the standard executors rebuild their wait set in
+    Python for every message (~1.5 ms of CPU per frame and node). Measured with the robot only
+    listening (bench/voice.py's room): the vad and asr threads took 11.9 % + 9.5 % of a core on
+    SingleThreadedExecutors, 7.9 % + 2.9 % on EventsExecutors (one shared single-threaded
+    executor: 20.7 %); the recognizer, which shares the two cores with them, got its transcript
+    out 50 ms sooner (bench/voice.py latency: voice to voice 576 ms median). PHANTHY_EXECUTOR=
+    standard puts them back on SingleThreadedExecutors (it is `rclpy.experimental`)."""
 
     def __init__(self, nodes: Sequence[Node], threads: int = 4,
                  on_crash: Optional[Callable[[], None]] = None):
@@ -43,11 +69,10 @@ class NodeGroup:
         self.executors = []
         self._threads = []
         for node in self.nodes:
-            concurrent = getattr(node, "needs_threads", False)
-            executor = MultiThreadedExecutor(num_threads=threads) if concurrent else SingleThreadedExecutor()
+            executor = executor_for(node, threads)
             executor.add_node(node)
             self.executors.append(executor)
-            self._threads.append(threading.Thread(target=self._spin, args=(executor,), daemon=True,
+            self._threads.append(threading.Thread(target=self._spin, args=(executor, node), daemon=True,
                                                   name=f"ros-{node.get_name()}"))
 
 
@@ -56,9 +81,14 @@ class NodeGroup:
             thread.start()
         return self
 
-    def _spin(self, executor: MultiThreadedExecutor) -> None:
+    def _spin(self, executor, node: Node) -> None:
         try:
-            executor.spin()
+            if EventsExecutor is not None and not isinstance(executor, Executor):
+                # its spin() (rclpy 9.1.2) busy-loops a core and runs no callback; spin_once works
+                while not self._stopping and node.context.ok():
+                    executor.spin_once(timeout_sec=0.5)
+            else:
+                executor.spin()
         except Exception:
             if self._stopping:  # shutdown races end up here
                 log.debug("executor stopped", exc_info=True)
