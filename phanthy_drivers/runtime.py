@@ -35,7 +35,7 @@ def executor_for(node: Node, threads: int = 4):
     """The executor a node spins on (see NodeGroup)."""
     if getattr(node, "needs_threads", False):
         return MultiThreadedExecutor(num_threads=threads)
-    if getattr(node, "takes_audio_stream", False) and EventsExecutor is not None \
+    if getattr(node, "events_executor", False) and EventsExecutor is not None \
             and os.environ.get(EXECUTOR_ENV, "") != "standard":
         return EventsExecutor(context=node.context)
     return SingleThreadedExecutor(context=node.context)
@@ -51,14 +51,14 @@ class NodeGroup:
     So: one executor per node; single-threaded for nodes whose callbacks are short, multi-
     threaded only for drivers (long tool handlers must not block cancels and other calls).
 
-    Nodes that take the 50 Hz microphone stream (`takes_audio_stream = True`: vad, asr,
+    Nodes that take the 50 Hz microphone stream (`events_executor = True`: vad, asr,
     wake_word) spin on rclpy's EventsExecutor: the standard executors rebuild their wait set in
-    Python for every message (~1.5 ms of CPU per frame and node). Measured with the robot only
-    listening (bench/voice.py's room): the vad and asr threads took 11.9 % + 9.5 % of a core on
-    SingleThreadedExecutors, 7.9 % + 2.9 % on EventsExecutors (one shared single-threaded
-    executor: 20.7 %); the recognizer, which shares the two cores with them, got its transcript
-    out 50 ms sooner (bench/voice.py latency: voice to voice 576 ms median). PHANTHY_EXECUTOR=
-    standard puts them back on SingleThreadedExecutors (it is `rclpy.experimental`)."""
+    Python for every message (~1.5 ms of CPU per frame and node). The robot only listening
+    (bench/listening_cpu.py): vad 13.8 % + asr 9.9 % of a core on SingleThreadedExecutors,
+    9.0 % + 3.5 % on EventsExecutors (one shared single-threaded executor for both: no better);
+    the recognizer, which shares the two cores with them, has its transcript out ~50 ms sooner
+    (bench/voice.py latency). PHANTHY_EXECUTOR=standard puts them back on SingleThreadedExecutors
+    (it is `rclpy.experimental`)."""
 
     def __init__(self, nodes: Sequence[Node], threads: int = 4,
                  on_crash: Optional[Callable[[], None]] = None):
@@ -82,6 +82,7 @@ class NodeGroup:
         return self
 
     def _spin(self, executor, node: Node) -> None:
+        name_os_thread(threading.current_thread().name)
         try:
             if EventsExecutor is not None and not isinstance(executor, Executor):
                 # its spin() (rclpy 9.1.2) busy-loops a core and runs no callback; spin_once works
@@ -137,6 +138,19 @@ def limit_malloc_arenas(count: int = MALLOC_ARENAS) -> bool:
         return bool(ctypes.CDLL("libc.so.6").mallopt(M_ARENA_MAX, int(count)))
     except (OSError, AttributeError):  # not glibc: nothing to do
         return False
+
+
+PR_SET_NAME = 15  # prctl option (linux/prctl.h)
+
+
+def name_os_thread(name: str) -> None:
+    """Give the calling thread its name at the OS level too (15 characters), so `top -H`,
+    `ps -L` and /proc/<pid>/task/*/comm tell "ros-vad" from "ros-asr" (Python before 3.14
+    leaves them all "python")."""
+    try:
+        ctypes.CDLL("libc.so.6").prctl(PR_SET_NAME, name.encode()[:15], 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux/glibc: names only matter for inspection
+        pass
 
 
 def release_free_memory() -> None:

@@ -35,7 +35,7 @@ SPEAKER = "anonymous_speaker"
 class AsrNode(Node):
     """`transcriber`: anything with `transcribe(int16 16 kHz) -> AsrResult` (tests inject one
     to load the model once); by default a WhisperTranscriber built from the parameters."""
-    takes_audio_stream = True  # 50 Hz audio/in: spun on the events executor (phanthy_drivers.runtime)
+    events_executor = True  # 50 Hz audio/in: spun on the events executor (phanthy_drivers.runtime)
 
     def __init__(self, transcriber=None, **kwargs):
         super().__init__("asr", automatically_declare_parameters_from_overrides=True, **kwargs)

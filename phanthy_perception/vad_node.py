@@ -31,7 +31,7 @@ STALL_S = 1.0  # no audio for this long (wall time) while speaking: close the se
 
 
 class VadNode(Node):
-    takes_audio_stream = True  # 50 Hz audio/in: spun on the events executor (phanthy_drivers.runtime)
+    events_executor = True  # 50 Hz audio/in: spun on the events executor (phanthy_drivers.runtime)
 
     def __init__(self, **kwargs):
         super().__init__("vad", automatically_declare_parameters_from_overrides=True, **kwargs)

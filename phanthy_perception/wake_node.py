@@ -24,7 +24,7 @@ LOAD_WARN = 0.5  # warn when processing takes more than half of real time
 
 
 class WakeWordNode(Node):
-    takes_audio_stream = True  # 50 Hz audio/in: spun on the events executor (phanthy_drivers.runtime)
+    events_executor = True  # 50 Hz audio/in: spun on the events executor (phanthy_drivers.runtime)
 
     def __init__(self, **kwargs):
         super().__init__("wake_word", automatically_declare_parameters_from_overrides=True, **kwargs)

@@ -1,7 +1,9 @@
 """The runtime's executors: nodes taking the 50 Hz microphone stream spin on rclpy's events
 executor, and still get every message, timer tick and parameter request; a callback that
-raises still ends the process loudly; stopping is prompt."""
+raises still ends the process loudly; stopping is prompt; the executor threads carry their
+names at the OS level."""
 
+import os
 import uuid
 
 import pytest
@@ -15,7 +17,7 @@ from support.ros_harness import wait_for
 
 
 class Listener(Node):
-    takes_audio_stream = True
+    events_executor = True
 
     def __init__(self, topic: str, fail_on: str = ""):
         super().__init__(f"listener_{uuid.uuid4().hex[:6]}")
@@ -62,6 +64,8 @@ def test_an_audio_node_gets_every_message_tick_and_parameter_request_on_the_even
         future = client.call_async(GetParameters.Request(names=["threshold"]))
         wait_for(future.done, 20, "the parameter service")
         assert future.result().values[0].double_value == 0.5
+        names = {open(f"/proc/self/task/{tid}/comm").read().strip() for tid in os.listdir("/proc/self/task")}
+        assert f"ros-{listener.get_name()}"[:15] in names  # top -H / ps -L tell the nodes apart
     finally:
         group.stop()
     assert not any(t.is_alive() for t in group._threads)  # stop() joined them (3 s each at most)
