@@ -11,7 +11,7 @@ a robot; this process is the room: it plays the visitor and the robot's echo int
 watches the topics. The brain is scripted and instant. Results in bench/README.md.
 
 Environment: PAUSE_HINT_MS (the vad's pause_hint_ms, 96), PIPER_THREADS (the speaker's
-voice.threads, 1), BENCH_LOG (the robot's log level, warn), BENCH_ROBOT_LOG (where its log
+voice.threads, 2), BENCH_LOG (the robot's log level, warn), BENCH_ROBOT_LOG (where its log
 goes; default robot.log in its temporary directory).
 """
 
@@ -42,7 +42,7 @@ from support.ros_harness import Collect, spin, wait_for  # noqa: E402
 from phanthy_perception.asr import normalize_text, word_errors  # noqa: E402
 
 PAUSE_HINT_MS = int(os.environ.get("PAUSE_HINT_MS", "96"))
-PIPER_THREADS = int(os.environ.get("PIPER_THREADS", "1"))
+PIPER_THREADS = int(os.environ.get("PIPER_THREADS", "2"))
 LOG_LEVEL = os.environ.get("BENCH_LOG", "warn")  # for the CLI and ROS alike: debug, info, warn, error
 QUESTIONS = ["When does the museum close?", "Where are the toilets?", "Can you take me to the dinosaur hall?",
              "How much is a ticket for children?", "Is there a cafe in the museum?",

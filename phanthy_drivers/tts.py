@@ -104,7 +104,7 @@ class PiperEngine:
     PUNCTUATION = frozenset(".,;:!?¡¿—…\"“”«»()-'")
 
     def __init__(self, model_path: str = "", config_path: str = "", alignments: bool = True,
-                 warm_up: bool = True, threads: int = 1):
+                 warm_up: bool = True, threads: int = 2):
         if not model_path:
             model_path, default_config = bundled_voice()
             config_path = config_path or default_config
@@ -121,7 +121,8 @@ class PiperEngine:
         # the tensor falls back to estimated timing.
         aligned = aligned_model(self.model_path) if alignments else None
         # PiperVoice.load with the session's thread count (load() takes onnxruntime's default,
-        # one per core; next to the recognizer on 2 cores one thread was steadier: bench/README.md)
+        # one per core). Two: the first chunk ~10 ms sooner next to the listening recognizer,
+        # barge-in no slower (bench/README.md, 2026-12-02)
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = max(0, int(threads))
         # with voice.threads > 1, the helper threads sleep between operators instead of
