@@ -134,3 +134,25 @@ def test_while_the_robot_speaks_a_lone_word_is_no_request_unless_it_asks_to_stop
     assert inbox.decide(spoken("here.", ms=0), busy=True, speaking=True).decision is Decision.STEER
     assert Inbox(InboxConfig(min_words_over_speech=0)).decide(
         spoken("here."), busy=True, speaking=True).decision is Decision.STEER
+
+
+@pytest.mark.parametrize("mode", ["steer", "interrupt", "queue", ""])
+def test_an_event_of_another_session_waits_for_its_own_turn_whatever_its_mode(mode):
+    inbox = Inbox()
+    chat = Event(source="chat", priority=8, text="where is the gift shop", session="web:alice",
+                 interrupt_mode=mode)
+    routing = inbox.submit(chat, busy=True, in_flight_texts=["where is the gift shop"], turn_session="main")
+    assert routing.decision is Decision.QUEUE, "another person's turn is neither steered nor cancelled"
+    assert not inbox.has_steering() and inbox.take_next_trigger() == [chat]
+
+
+def test_repeats_and_superseding_stay_within_a_session():
+    inbox = Inbox()
+    spoken = transcript("the cafe please")
+    assert inbox.submit(spoken, busy=True, turn_session="web:bob").decision is Decision.QUEUE
+    same_words = Event(source="chat", priority=8, text="the cafe please", session="web:alice")
+    assert inbox.submit(same_words, busy=True, turn_session="web:bob").decision is Decision.QUEUE
+    newer_speech = transcript("the shop please")
+    routing = inbox.submit(newer_speech, busy=True, turn_session="web:bob")
+    assert routing.superseded == (spoken,), "a newer transcript replaces only its own session's"
+    assert inbox.waiting() == [newer_speech, same_words]  # speech (priority 10) first

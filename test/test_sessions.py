@@ -12,6 +12,7 @@ from phanthy_agent.conversation.voice_machine import VoiceState
 from phanthy_agent.core.agent import AgentConfig
 from phanthy_agent.core.events import Event
 from support.agent_harness import Harness
+from support.agent_harness import speech as speech_event
 from support.fake_drivers import FakeExecutor, speak_tool, stop_tool
 from support.virtual_time import run
 
@@ -140,3 +141,44 @@ def test_a_crash_mid_write_keeps_every_finished_turn_and_no_half_turn(tmp_path):
     assert proc.returncode == 9, proc.stderr
     rows = sqlite3.connect(path).execute("SELECT messages FROM turns").fetchall()
     assert [json.loads(r[0])[0]["content"] for r in rows] == ["finished turn"]
+
+
+def second_arrives_mid_turn(replies, first, second, at):
+    """Two events, the second `at` seconds into the first one's turn; runs both turns."""
+    async def scenario():
+        h = Harness(executor(), replies)
+        h.core.submit(first)
+        await h.at(at)
+        routing = h.core.submit(second)
+        await h.turns(2)
+        await h.close()
+        return h, routing
+
+    return run(scenario)
+
+
+def test_a_chat_message_from_another_session_neither_steers_nor_steals_a_spoken_turn():
+    """Fault: a web chat message 0.5 s into a voice turn (default session) steered into it:
+    the voice turn ended with no reply and the chat turn said the spoken question's answer."""
+    replies = [{"match": "opening hours", "delay_s": 3.0, "content": "We open at nine."},
+               {"match": "gift shop", "content": "The gift shop is by the exit."}]
+    h, routing = second_arrives_mid_turn(replies, speech_event("what are the opening hours"),
+                                         chat("where is the gift shop", "alice"), at=0.5)
+    assert routing.decision.value == "queue", "another session's message waits for its own turn"
+    spoken, chatted = h.sink.turns
+    assert (spoken.session, spoken.inputs, spoken.reply) == ("main", ["what are the opening hours"],
+                                                             "We open at nine.")
+    assert (chatted.session, chatted.inputs, chatted.reply) == ("web:alice", ["where is the gift shop"],
+                                                                "The gift shop is by the exit.")
+    said = [(c.args["text"]) for c in h.executor.calls("speak")]
+    assert said[0] == "We open at nine.", "the visitor's answer is spoken"
+    assert [inputs_seen(r) for r in h.brain.requests] == [["what are the opening hours"],
+                                                           ["where is the gift shop"]]
+
+
+def test_the_same_words_from_two_sessions_are_two_requests_not_a_repeat():
+    h, routing = second_arrives_mid_turn([{"match": "hello", "delay_s": 1.0, "content": "Hello!"}],
+                                         chat("hello", "alice"), chat("hello", "bob"), at=0.2)
+    assert routing.decision.value == "queue"
+    assert [t.session for t in h.sink.turns] == ["web:alice", "web:bob"]
+    assert [t.reply for t in h.sink.turns] == ["Hello!", "Hello!"]

@@ -108,7 +108,8 @@ class AgentCore:
         self.inbox = Inbox(InboxConfig(config.interrupt_mode, config.barge_in_threshold_ms,
                                        min_confidence_busy=config.min_confidence_busy,
                                        min_words_over_speech=config.min_words_over_speech),
-                           on_change=self._wake)
+                           on_change=self._wake,
+                           session_of=lambda event: self.sessions.key_for(event, self.voice.session))
         self.hooks = HookDispatcher(self.registry, executor.fire_hook)
         self.session = config.session
         self.last_brain = getattr(brain, "name", "")
@@ -140,7 +141,8 @@ class AgentCore:
             self.emit("session_reset", self._turn_id(), text=key)
             return Routing(Decision.DROP, "/new: session reset")
         if self._runner is not None and self._runner.cancel_reason:
-            routing = self.inbox.decide(event, busy=True, in_flight_texts=self._in_flight())
+            routing = self.inbox.decide(event, busy=True, in_flight_texts=self._in_flight(),
+                                        turn_session=self._turn_session())
             if routing.decision is Decision.INTERRUPT or routing.decision is Decision.START:
                 self._starts.append(event)  # a turn is already being cancelled
                 return routing
@@ -150,7 +152,8 @@ class AgentCore:
                 self._hold_until = 0.0  # the words arrived, whatever becomes of them
                 self._wake()
         routing = self.inbox.submit(event, busy=self._busy, in_flight_texts=self._in_flight(),
-                                    speaking=self.current_state() == "speaking")
+                                    speaking=self.current_state() == "speaking",
+                                    turn_session=self._turn_session())
         text = f"{routing.reason} | {event.text[:200]}" if routing.reason else event.text[:200]
         if routing.decision is Decision.DROP:
             log.info("dropped event from %s: %s", event.source, routing.reason)
@@ -308,6 +311,14 @@ class AgentCore:
         return StatusSnapshot(self.wall_clock(), self.current_state(), tuple(self.robot_status),
                               self.tracker.outstanding(), self.tracker.take_unreported(),
                               tuple(self.peers), self.session)
+
+    def _turn_session(self) -> Optional[str]:
+        """The session of the running turn, or of the turn about to start; None when idle."""
+        if self._runner is not None:
+            return self.session
+        if self._starts:
+            return self.sessions.key_for(self._starts[0], self.voice.session)
+        return None
 
     def _in_flight(self) -> List[str]:
         return list(self._runner.inputs) if self._runner is not None else []

@@ -4,6 +4,11 @@ The inbox decides, for each event, whether it starts a turn, steers the running 
 interrupts it, waits for the next turn, or is dropped (partials, backchannels, repeats,
 superseded transcripts), and it holds the events that wait: the steering queue (consumed at
 the running turn's next model step) and the next-turn queue.
+
+Sessions: an event steers or interrupts only a turn of its own session (`session_of(event)` ==
+the running turn's session). Anything else waits for a turn of its own, whatever its mode: one
+person's message must never steer into, cancel or take the answer of another person's turn.
+Repeats and superseding are judged within a session too (two chats may both say "hello").
 """
 
 from __future__ import annotations
@@ -52,16 +57,19 @@ class Inbox:
     """Routing decisions plus the two waiting queues. Pure; not thread-safe (one owner)."""
 
     def __init__(self, config: InboxConfig = InboxConfig(),
-                 on_change: Optional[Callable[[], None]] = None):
+                 on_change: Optional[Callable[[], None]] = None,
+                 session_of: Callable[[Event], str] = lambda event: event.session):
         self.config = config
+        self.session_of = session_of
         self._steering: Deque[Event] = deque()
         self._next_turn: List[Event] = []
         self._on_change = on_change or (lambda: None)
 
     # --- decisions -------------------------------------------------------------------------
     def decide(self, event: Event, busy: bool, in_flight_texts: Iterable[str] = (),
-               speaking: bool = False) -> Routing:
-        """Decide without changing any state (`speaking`: the robot is talking)."""
+               speaking: bool = False, turn_session: Optional[str] = None) -> Routing:
+        """Decide without changing any state (`speaking`: the robot is talking; `turn_session`:
+        the running turn's session, None when unknown = the event's own)."""
         if event.is_transcript and not event.is_final:
             return Routing(Decision.DROP, "partial transcript")
         if not event.text.strip():
@@ -81,19 +89,25 @@ class Inbox:
         if event.is_transcript and speaking and event.audio_duration_ms > 0 and self.config.min_words_over_speech \
                 and not is_request(event.text, self.config.min_words_over_speech):
             return Routing(Decision.DROP, f"backchannel: {event.text!r} while the robot speaks is no request")
+        session = self.session_of(event)
+        own_turn = turn_session is None or turn_session == session
         key = normalize_text(event.text)
-        waiting_texts = [e.text for e in self.waiting()]
-        if any(normalize_text(t) == key for t in list(in_flight_texts) + waiting_texts):
+        same_session = [e for e in self.waiting() if self.session_of(e) == session]
+        earlier = (list(in_flight_texts) if own_turn else []) + [e.text for e in same_session]
+        if any(normalize_text(t) == key for t in earlier):
             return Routing(Decision.DROP, "repeat of a waiting or in-flight text")
+        superseded = tuple(e for e in same_session if e.is_transcript) if event.is_transcript else ()
+        if not own_turn:
+            return Routing(Decision.QUEUE, f"waits for its own turn: session {session!r} "
+                                           f"while a turn of {turn_session!r} runs", superseded)
         mode = InterruptMode.parse(event.interrupt_mode, self.config.default_mode)
-        superseded = tuple(e for e in self.waiting() if e.is_transcript) if event.is_transcript else ()
         return Routing(Decision(mode.value), superseded=superseded)
 
     def submit(self, event: Event, busy: bool, in_flight_texts: Iterable[str] = (),
-               speaking: bool = False) -> Routing:
+               speaking: bool = False, turn_session: Optional[str] = None) -> Routing:
         """Decide and apply: STEER and QUEUE events are stored here; START and INTERRUPT are
         the caller's to act on; DROP is forgotten."""
-        routing = self.decide(event, busy, in_flight_texts, speaking)
+        routing = self.decide(event, busy, in_flight_texts, speaking, turn_session)
         if routing.superseded:
             # A newer transcript replaces an older one still waiting: the older is usually the
             # repeat a visitor produced because the robot gave no feedback.
