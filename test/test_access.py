@@ -67,8 +67,9 @@ def test_an_operator_can_and_an_admin_always_can():
 def test_a_visitor_steering_into_an_operators_turn_does_not_borrow_its_rights():
     ask = {"delay_s": 1.0, "tool_calls": [{"name": "speak", "arguments": {"text": "Are you sure?"}}]}
     ex, h = scenario_with(chat("power off please", "operator"),
-                          steer=Event(source="speech", priority=10, kind="transcript", text="yes do it",
-                                      audio_duration_ms=1200),
+                          # a visitor writing in the same (group) chat: same session, another sender
+                          steer=Event(source="chat", priority=8, text="yes do it", session="web:ops",
+                                      sender="guest", role="visitor"),
                           replies=(ask, SHUTDOWN))
     assert ex.calls("shutdown") == []
     assert h.sink.turns[0].inputs == ["power off please", "yes do it"]

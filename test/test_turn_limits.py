@@ -70,8 +70,44 @@ def test_tool_errors_go_back_to_the_model_and_the_turn_continues():
     ex, h, turn = one_turn(replies)
     results = [json.loads(m.content) for m in h.brain.requests[1].messages if m.role == "tool"]
     assert "not valid JSON" in results[0]["error"]
-    assert "'atlantis' is not one of" in results[1]["error"]
+    assert '"atlantis" is not one of' in results[1]["error"]
     assert "must be a JSON object" in results[2]["error"]
     assert "unknown tool 'fly'" in results[3]["error"]
     assert "unknown tool 'stop'" in results[4]["error"], "hidden tools are not callable by the model"
     assert not ex.calls("navigate_to") and turn.reply == "Sorry, I got confused."
+    tried = [(c["tool"], c["status"]) for c in turn.tool_calls]
+    assert tried == [("navigate_to", "rejected")] * 3 + [("fly", "rejected"), ("stop", "rejected"),
+                                                          ("speak", "succeeded")], "the record shows what the model tried"
+    assert turn.tool_calls[0]["args"] == "{\"place\": " and "not valid JSON" in turn.tool_calls[0]["error"]
+    assert turn.tool_calls[1]["args"] == {"place": "atlantis"} and "atlantis" in turn.tool_calls[1]["error"]
+    assert "unknown tool 'fly'" in turn.tool_calls[3]["error"]
+
+
+def test_calls_skipped_for_a_new_message_are_in_the_record():
+    replies = [{"delay_s": 0.5, "tool_calls": [{"name": "speak", "arguments": {"text": "Let me think."}},
+                                              {"name": "navigate_to", "arguments": {"place": "cafe"}}]},
+               {"content": "Going to the shop instead."}]
+    ex = robot()
+
+    async def scenario():
+        h = Harness(ex, replies)
+        h.say("take me to the cafe")
+        await h.at(0.3)
+        h.say("no wait, the shop")
+        [turn] = await h.turns(1)
+        await h.close()
+        return turn
+
+    turn = run(scenario)
+    skipped = [c for c in turn.tool_calls if c["status"] == "skipped"]
+    assert [c["tool"] for c in skipped] == ["speak", "navigate_to"] and "said something new" in skipped[0]["error"]
+    assert not ex.calls("navigate_to")
+
+
+def test_a_huge_reply_is_cut_for_speech_at_a_boundary():
+    sentence = "The dinosaur hall has many bones. "
+    ex, h, turn = one_turn([{"content": sentence * 100}, {"content": "x" * 1_000_000}],
+                           AgentConfig(max_spoken_chars=200, max_steps=3))
+    said = [c.args["text"] for c in ex.calls("speak")]
+    assert said[0] == (sentence * 5).strip(), "whole sentences, within the bound"
+    assert len(said) == 1 or len(said[1]) <= 200

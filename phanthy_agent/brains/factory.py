@@ -52,7 +52,7 @@ def _make(kind: str, s: BrainSettings) -> Brain:
         from .offline import OfflineBrain
         if not s.intents_file or not s.faq_file:
             raise ValueError("the offline brain needs offline.intents_file and offline.faq_file")
-        return OfflineBrain.from_files(s.intents_file, s.faq_file, speak_tool=s.speak_tool)
+        return OfflineBrain.from_files(s.intents_file, s.faq_file, speak_tool=s.speak_tool.rpartition("/")[2])
     from .scripted import ScriptedBrain
     if not s.scripted_file:
         raise ValueError("agent.brain=scripted needs scripted.file")

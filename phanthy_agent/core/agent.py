@@ -40,7 +40,10 @@ class AgentConfig:
     min_words_over_speech: int = 2  # while speaking, fewer words are dropped unless they ask to stop
     max_steps: int = 8
     turn_timeout_s: float = 300.0
-    speak_tool: str = "speak"  # the tool that says reply text (a driver's acting tool)
+    # the tool that says reply text (a driver's acting tool): "speak" (the first driver declaring
+    # it owns it), "speaker/speak" (that driver's) or "" (text only: replies are not spoken)
+    speak_tool: str = "speak"
+    max_spoken_chars: int = 1000  # bound on one step's reply (~1 minute of speech; 0 = 4,000)
     stream_speech: bool = True  # say a reply's first sentences while the model writes the rest
     interrupt_hooks: Tuple[str, ...] = INTERRUPT_HOOKS
     report_failures: bool = True  # a failed action gives the model one more step to react
@@ -94,7 +97,7 @@ class AgentCore:
         self.wall_clock = wall_clock or clock
         self.sink = sink or NullSink()
         self.context = context or ContextBuilder()
-        self.registry = ToolRegistry()
+        self.registry = ToolRegistry(config.speak_tool)
         if self.context.skills and self.context.progressive_skills:
             self.registry.add_builtin(LOAD_SKILL)
         self.sessions = Sessions(config.session, lambda: ConversationHistory(config.history_turns,
@@ -305,7 +308,7 @@ class AgentCore:
         self.sink.event(kind, turn_id, tool, action_id, status, text)
 
     def speech_tool(self) -> Optional[RegisteredTool]:
-        return self.registry.resolve(self.config.speak_tool)
+        return self.registry.speech_tool()
 
     def status(self) -> StatusSnapshot:
         return StatusSnapshot(self.wall_clock(), self.current_state(), tuple(self.robot_status),

@@ -160,3 +160,16 @@ def unspoken(content: str, spoken: str) -> str:
     if spoken and content.startswith(spoken):
         return content[len(spoken):].strip()
     return content.strip()
+
+
+def bound_speech(text: str, max_chars: int) -> str:
+    """At most `max_chars` of `text` to say: whole sentences when the first fits, else whole
+    words, else a hard cut (a reply of one 1 MB "word")."""
+    if max_chars <= 0 or len(text) <= max_chars:
+        return text
+    head = text[:max_chars + 1]  # the character after the limit tells whether a word ends there
+    sentences = complete_sentences(head)
+    if sentences.strip():
+        return sentences.rstrip()
+    words = head[:head.rfind(" ")] if " " in head.strip() else ""
+    return (words or text[:max_chars]).rstrip()

@@ -10,8 +10,9 @@ import logging
 import re
 from typing import Any, Dict, List, Optional, Tuple
 
-import jsonschema
 import pydantic
+
+from phanthy_common.schemas import ArgumentsRejected, SchemaRejected, ToolSchema, parse_arguments
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +30,6 @@ def least_trusted(roles) -> str:
     return min(ranked, key=ROLES.index) if ranked else "visitor"
 BUILTIN_DRIVER = ""  # tools the agent itself implements (finish, cancel_action)
 _NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-MAX_ARGS_CHARS = 64_000
 
 
 class HookBinding(pydantic.BaseModel):
@@ -70,13 +70,20 @@ class ToolDeclaration(pydantic.BaseModel):
             raise ValueError(f"tool name {value!r} must match {_NAME.pattern}")
         return value
 
-    @pydantic.field_validator("parameters")
-    @classmethod
-    def _valid_schema(cls, value: Dict[str, Any]) -> Dict[str, Any]:
-        jsonschema.Draft202012Validator.check_schema(value)
-        if value.get("type") != "object":
-            raise ValueError("parameters must be a JSON Schema of type object")
-        return value
+    _schema: Optional[ToolSchema] = pydantic.PrivateAttr(None)
+
+    @pydantic.model_validator(mode="after")
+    def _compile_schema(self) -> "ToolDeclaration":
+        try:
+            self._schema = ToolSchema(self.parameters)
+        except SchemaRejected as exc:
+            raise ValueError(f"parameters: {exc}") from None
+        return self
+
+    @property
+    def schema(self) -> ToolSchema:
+        """The compiled parameter schema (checked when the declaration was made)."""
+        return self._schema
 
     @pydantic.field_validator("x_hooks")
     @classmethod
@@ -140,12 +147,18 @@ class ToolError(Exception):
 
 
 class ToolRegistry:
-    def __init__(self) -> None:
+    """`speech_tool`: the tool that says replies, "name" (its owner is the first driver that
+    declares it) or "driver/name" (that driver's); "" = none (a text-only deployment). The
+    speech tool keeps its plain name: another driver declaring it is refused, loudly. Names
+    of built-in tools are reserved."""
+
+    def __init__(self, speech_tool: str = "speak") -> None:
+        driver, _, name = speech_tool.rpartition("/")
+        self.speech_name, self._speech_driver = name, driver
         self._builtins: Tuple[ToolDeclaration, ...] = BUILTIN_TOOLS
         self._by_driver: Dict[str, List[ToolDeclaration]] = {}
         self._visible: Dict[str, RegisteredTool] = {}
         self._by_qualified: Dict[Tuple[str, str], RegisteredTool] = {}
-        self._validators: Dict[Tuple[str, str], jsonschema.Draft202012Validator] = {}
         self._rebuild()
 
     # --- manifests -------------------------------------------------------------------------
@@ -162,13 +175,46 @@ class ToolRegistry:
         decls, errors = [], []
         for index, entry in enumerate(entries):
             try:
-                decls.append(ToolDeclaration.model_validate(entry))
-            except (pydantic.ValidationError, jsonschema.SchemaError, TypeError) as exc:
+                decl = ToolDeclaration.model_validate(entry)
+                refusal = self._refusal(driver, decl.name)
+                if refusal:
+                    raise ValueError(refusal)
+                if decl.name in {d.name for d in decls}:
+                    raise ValueError("declared twice in this manifest")
+                decls.append(decl)
+            except (pydantic.ValidationError, ValueError, TypeError) as exc:
                 errors.append(f"driver {driver}: tool #{index} "
                               f"{entry.get('name') if isinstance(entry, dict) else ''!r} rejected: {exc}")
         self._by_driver[driver] = decls
         self._rebuild()
         return errors
+
+    def _refusal(self, driver: str, name: str) -> str:
+        """Why `driver` may not declare a tool `name` ("" = it may)."""
+        if name in {d.name for d in self._builtins} or name == LOAD_SKILL.name:
+            return f"{name!r} is the name of a built-in tool of the agent; rename the driver's tool"
+        if name == self.speech_name:
+            owner = self.speech_owner()
+            if owner and owner != driver:
+                how = ("agent.speak_tool names it" if self._speech_driver
+                       else "it declared it first; set agent.speak_tool to <driver>/" + name + " to choose")
+                return (f"{name!r} is the speech tool, which belongs to driver {owner!r} ({how}); "
+                        f"a second {name!r} would leave replies unspoken")
+        return ""
+
+    def speech_owner(self) -> str:
+        """The driver whose tool says replies ("" = none yet)."""
+        if self._speech_driver or not self.speech_name:
+            return self._speech_driver
+        for driver, decls in self._by_driver.items():  # in arrival order
+            if any(d.name == self.speech_name for d in decls):
+                return driver
+        return ""
+
+    def speech_tool(self) -> Optional[RegisteredTool]:
+        """The speech tool as the model sees it, or None (not declared, or none configured)."""
+        owner = self.speech_owner()
+        return self.get(owner, self.speech_name) if owner else None
 
     def add_builtin(self, decl: ToolDeclaration) -> None:
         """A built-in tool that exists only in some deployments (load_skill, with skills)."""
@@ -190,13 +236,12 @@ class ToolRegistry:
         for _, decl in everything:
             if not decl.hidden:
                 counts[decl.name] = counts.get(decl.name, 0) + 1
-        self._visible, self._by_qualified, self._validators = {}, {}, {}
+        self._visible, self._by_qualified = {}, {}
         for driver, decl in everything:
             clash = counts.get(decl.name, 0) > 1 and driver != BUILTIN_DRIVER
             visible = f"{driver}__{decl.name}" if clash else decl.name
             tool = RegisteredTool(driver, decl, visible)
             self._by_qualified[(driver, decl.name)] = tool
-            self._validators[(driver, decl.name)] = jsonschema.Draft202012Validator(decl.parameters)
             if not decl.hidden and visible not in self._visible:
                 self._visible[visible] = tool
         clashes = sorted(n for n, c in counts.items() if c > 1)
@@ -229,23 +274,9 @@ class ToolRegistry:
     # --- arguments -------------------------------------------------------------------------
     def parse_args(self, tool: RegisteredTool, raw: Any) -> dict:
         """Parse and validate a model's arguments; raises ToolError with a message for it."""
-        if raw is None or raw == "":
-            args: Any = {}
-        elif isinstance(raw, dict):
-            args = raw
-        else:
-            if len(raw) > MAX_ARGS_CHARS:
-                raise ToolError(f"arguments too long ({len(raw)} characters)")
-            try:
-                args = json.loads(raw)
-            except ValueError as exc:
-                raise ToolError(f"arguments are not valid JSON: {exc}") from None
-        if not isinstance(args, dict):
-            raise ToolError("arguments must be a JSON object")
-        validator = self._validators[(tool.driver, tool.decl.name)]
-        errors = sorted(validator.iter_errors(args), key=lambda e: list(e.path))
-        if errors:
-            detail = "; ".join(
-                f"{'/'.join(str(p) for p in e.path) or '(root)'}: {e.message}" for e in errors[:5])
-            raise ToolError(f"invalid arguments for {tool.visible_name}: {detail}")
+        try:
+            args = parse_arguments(raw)
+            tool.decl.schema.check(args)
+        except ArgumentsRejected as exc:
+            raise ToolError(f"invalid arguments for {tool.visible_name}: {exc}") from None
         return args

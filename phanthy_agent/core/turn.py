@@ -25,7 +25,7 @@ from ..brains.base import BrainReply, BrainRequest, BrainUnavailable, Message, T
 from .action_tracker import CANCELLED, FAILED, TIMEOUT, TrackedAction
 from .context import notice_message
 from .heard import heard_text
-from .sentences import complete_sentences, unspoken
+from .sentences import bound_speech, complete_sentences, unspoken
 from .events import Event
 from .tools import RegisteredTool, ToolError, least_trusted
 
@@ -69,6 +69,7 @@ class TurnResult:
     t_speech_end: float = 0.0  # voice timing of the triggering transcript
     t_eos_detected: float = 0.0
     t_transcript_ready: float = 0.0
+    written: str = ""  # the final reply as the model wrote it (spoken or not)
 
 
 class TurnRunner:
@@ -85,6 +86,7 @@ class TurnRunner:
         self._history_start = 0
         self._calls: List[Dict[str, Any]] = []
         self._final_text = ""
+        self._unspoken: List[str] = []  # reply text there was no speech tool to say
         self._spoken_early = ""  # the start of the current step's reply, said while it was written
         self.dialogue_state_raw: Any = None  # the finish call's raw arguments (voice turns)
         self.result = TurnResult(
@@ -128,6 +130,8 @@ class TurnRunner:
             self.thinking = False
             result.t_end = core.clock()
             result.reply = self._reply_as_heard()
+            result.written = self._final_text
+            self._report_unspoken()
             result.t_first_audio = self._first_audio()
             self._settle_call_entries()
         return result
@@ -139,6 +143,8 @@ class TurnRunner:
             if action is not None:
                 entry.update(status=action.status if action.terminal else "running",
                              t_end=action.t_end)
+                if action.error:
+                    entry["error"] = action.error[:500]
 
     def history_messages(self) -> List[Message]:
         """This turn's conversation (inputs onward) for the session history. Tool calls left
@@ -226,7 +232,7 @@ class TurnRunner:
             if early is not None or not self.cfg.stream_speech or core.speech_tool() is None:
                 return
             written += delta
-            ready = complete_sentences(written)
+            ready = bound_speech(complete_sentences(written), self.cfg.max_spoken_chars)
             if ready.strip():
                 self._spoken_early = ready
                 early = asyncio.ensure_future(say_early(ready))
@@ -257,6 +263,11 @@ class TurnRunner:
         if len(reply.content) > MAX_REPLY_CHARS:
             log.warning("turn %s: reply of %d characters truncated", self.turn_id, len(reply.content))
             reply.content = reply.content[:MAX_REPLY_CHARS]
+        if len(reply.content) > self.cfg.max_spoken_chars > 0:
+            # about 15 characters a second: 1,000 are a minute of speech
+            log.warning("turn %s: reply of %d characters cut to agent.max_spoken_chars (%d) for speech",
+                        self.turn_id, len(reply.content), self.cfg.max_spoken_chars)
+            reply.content = bound_speech(reply.content, self.cfg.max_spoken_chars)
         return reply
 
     async def _run_batch(self, calls: List[ToolCallRequest]) -> bool:
@@ -272,19 +283,19 @@ class TurnRunner:
                 return ended
             tool = self.core.registry.resolve(call.name)
             if tool is None:
-                self._tool_result(call, {"error": f"unknown tool {call.name!r}; available: " + ", ".join(
-                    t.visible_name for t in self.core.registry.visible_tools())})
+                self._reject(call, f"unknown tool {call.name!r}; available: " + ", ".join(
+                    t.visible_name for t in self.core.registry.visible_tools()))
                 continue
             if not tool.decl.allows(self.role):
                 log.warning("turn %s: %s refused for role %s", self.turn_id, call.name, self.role)
-                self._tool_result(call, {"error": f"{call.name} is not allowed in this conversation (the sender "
-                                                  f"is a {self.role}; it needs {' or '.join(tool.decl.x_roles)})"})
+                self._reject(call, f"{call.name} is not allowed in this conversation (the sender "
+                                   f"is a {self.role}; it needs {' or '.join(tool.decl.x_roles)})")
                 continue
             try:
                 args = self.core.registry.parse_args(tool, call.arguments)
             except ToolError as exc:
                 log.warning("turn %s: %s", self.turn_id, exc)
-                self._tool_result(call, {"error": str(exc)})
+                self._reject(call, str(exc))
                 continue
             if tool.decl.acting and await self._wait_actions(before_acting=True) is Wait.MESSAGE:
                 self._skip([call] + rest, SKIPPED_FOR_INPUT)
@@ -327,7 +338,7 @@ class TurnRunner:
         core.emit("tool_call", self.turn_id, tool=tool.visible_name, text=json.dumps(args, ensure_ascii=False))
         started = await core.executor.start(tool.driver, tool.decl.name, args)
         if not started.accepted:
-            entry.update(status=FAILED, t_end=core.clock())
+            entry.update(status=FAILED, t_end=core.clock(), error=started.error or "the driver rejected the call")
             core.emit("tool_result", self.turn_id, tool=tool.visible_name, status=FAILED, text=started.error)
             return {"status": FAILED, "error": started.error or "the driver rejected the call"}
         entry["action_id"] = started.action_id
@@ -361,7 +372,9 @@ class TurnRunner:
         """Speak reply text through the configured speech tool (an acting tool like any other)."""
         tool = self.core.speech_tool()
         if tool is None:
-            return  # a text-only deployment: the reply is in the TurnRecord
+            if self.cfg.speak_tool:  # configured, but no driver offers it (now)
+                self._unspoken.append(text)
+            return  # a text-only deployment (agent.speak_tool ""): the reply is in the TurnRecord
         if await self._wait_actions(before_acting=True) is Wait.MESSAGE:
             return
         outcome = await self._execute(tool, {"text": text})
@@ -377,7 +390,20 @@ class TurnRunner:
 
     def _skip(self, calls: Sequence[ToolCallRequest], why: str) -> None:
         for call in calls:
+            if call.name != "finish":
+                self._record_unrun(call, "skipped", why)
             self._tool_result(call, {"status": "skipped", "reason": why})
+
+    def _reject(self, call: ToolCallRequest, error: str) -> None:
+        """A call that was not run (unknown tool, not allowed, invalid arguments): the model
+        reads why, and the record shows what it tried."""
+        self._record_unrun(call, "rejected", error)
+        self._tool_result(call, {"error": error})
+
+    def _record_unrun(self, call: ToolCallRequest, status: str, error: str) -> None:
+        now = self.core.clock()
+        self._calls.append({"tool": call.name, "args": _as_recorded(call.arguments), "action_id": "",
+                            "status": status, "error": error[:500], "t_start": now, "t_end": now})
 
     # --- waiting (the ACP) -----------------------------------------------------------------
     async def _wait_actions(self, before_acting: bool) -> Wait:
@@ -437,8 +463,22 @@ class TurnRunner:
         return [a for a in self.core.tracker.for_turn(self.turn_id)
                 if a.driver == speech.driver and a.tool == speech.visible_name]
 
+    def _report_unspoken(self) -> None:
+        """A reply the robot could not say is never recorded as said: `reply` stays empty and
+        the turn says why."""
+        if not self._unspoken:
+            return
+        why = (f"reply not spoken: the speech tool {self.cfg.speak_tool!r} is not available "
+               f"(no driver declares it; agent.speak_tool '' for a text-only robot)")
+        log.error("turn %s: %s: %.80r", self.turn_id, why, " ".join(self._unspoken))
+        self.core.emit("not_spoken", self.turn_id, tool=self.cfg.speak_tool, text=why)
+        if not self.result.error:
+            self.result.error = why
+            if self.result.end_reason == "finished":
+                self.result.end_reason = "error"
+
     def _reply_as_heard(self) -> str:
-        if self.core.speech_tool() is None:
+        if not self.cfg.speak_tool:
             return self._final_text
         parts = [heard_text(a) for a in self._speech_actions()]
         return " ".join(p for p in parts if p)
@@ -447,6 +487,18 @@ class TurnRunner:
         times = [a.t_first_audio or a.t_first_feedback for a in self._speech_actions()]
         times = [t for t in times if t]
         return min(times) if times else 0.0
+
+
+def _as_recorded(arguments: Any) -> Any:
+    """A model's arguments for the record: the object when they parse, else the raw text (bounded)."""
+    if isinstance(arguments, dict) or arguments is None:
+        return arguments or {}
+    text = str(arguments)
+    try:
+        parsed = json.loads(text) if len(text) <= 64_000 else None
+    except (ValueError, RecursionError):
+        parsed = None
+    return parsed if isinstance(parsed, dict) else text[:2000]
 
 
 def _outcome(action: TrackedAction) -> Dict[str, Any]:

@@ -69,6 +69,8 @@ class AgentNode(Node):
             max_steps=p.get("agent.max_steps", 8, "model steps per turn"),
             turn_timeout_s=p.get("agent.turn_timeout_s", 300.0, "hard limit of one turn"),
             speak_tool=p.get("agent.speak_tool", "speak", "the tool that says reply text"),
+            max_spoken_chars=p.get("agent.max_spoken_chars", 1000,
+                                   "bound on one reply's text (about a minute of speech)"),
             stream_speech=p.get("agent.stream_speech", True,
                                 "say a reply's first sentences while the model still writes the rest"),
             interrupt_hooks=tuple(p.get("agent.interrupt_hooks", list(INTERRUPT_HOOKS),
@@ -224,7 +226,8 @@ class AgentNode(Node):
 
     def turn(self, result) -> None:
         self._turn_pub.publish(convert.turn_to_msg(result, self._now()))
-        reply = convert.chat_reply(result.session, result.reply or result.error, self._now())
+        answer = result.reply or result.written or result.error  # as heard, else as written
+        reply = convert.chat_reply(result.session, answer, self._now())
         if reply is not None:  # a text channel's conversation: the reply goes back to it
             self._chat_pub.publish(reply)
         if result.t_speech_end:  # a voice turn: where its time went

@@ -1,0 +1,1 @@
+"""What the agent, perception and the drivers share. Imports nothing of theirs."""
