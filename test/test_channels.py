@@ -50,7 +50,65 @@ def test_web_chat_messages_in_replies_out_and_bad_input_answered():
         await web.stop()
 
     asyncio.run(scenario())
-    assert got == [("abc", "abc", "operator", "where is the cafe?")]
+    assert got == [("abc", "abc", "visitor", "where is the cafe?")]
+
+
+def chat_roles(web, attempts):
+    """Each attempt: (query, headers); returns the HTTP status or the role the message carried."""
+    got, outcomes = [], []
+    web.on_message = lambda *a: got.append(a)
+
+    async def scenario():
+        port = await web.start()
+        async with aiohttp.ClientSession() as http:
+            for query, headers in attempts:
+                url = f"http://127.0.0.1:{port}/ws?{query}"
+                headers = {k: v.replace("{port}", str(port)) for k, v in headers.items()}
+                try:
+                    async with http.ws_connect(url, headers=headers) as ws:
+                        await ws.send_str(json.dumps({"text": "power off"}))
+                        await ws.close()
+                    await wait_async(lambda: len(got) == len([o for o in outcomes if isinstance(o, str)]) + 1)
+                    outcomes.append(got[-1][2])
+                except aiohttp.WSServerHandshakeError as exc:
+                    outcomes.append(exc.status)
+        await web.stop()
+
+    asyncio.run(scenario())
+    return outcomes
+
+
+async def wait_async(predicate, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not reached")
+        await asyncio.sleep(0.01)
+
+
+def test_web_chat_rights_come_from_a_role_token_never_from_the_chat_id():
+    web = WebChat(None, port=0, role_tokens={"operator": "op-secret", "admin": "adm-secret"})
+    assert chat_roles(web, [("chat=boss", {}), ("chat=boss&token=guess", {}), ("chat=x&token=op-secret", {}),
+                            ("chat=y&token=adm-secret", {})]) == ["visitor", "visitor", "operator", "admin"]
+    with pytest.raises(ValueError, match="tokens.operator"):
+        WebChat(None, policy=AccessPolicy.build("visitor", operators=["boss"]))
+    with pytest.raises(ValueError, match="without a token"):
+        WebChat(None, policy=AccessPolicy.build("operator"))
+    with pytest.raises(ValueError, match="must all differ"):
+        WebChat(None, token="same", role_tokens={"operator": "same"})
+
+
+def test_web_chat_refuses_foreign_origins_and_rebound_host_names():
+    web = WebChat(None, port=0, allowed_origins=["https://console.example"])
+    outcomes = chat_roles(web, [
+        ("chat=a", {"Origin": "http://evil.example"}),
+        ("chat=a", {"Origin": "null"}),
+        ("chat=a", {"Origin": "http://evil.example", "Host": "evil.example:8765"}),  # DNS rebinding
+        ("chat=b", {}),  # not a browser
+        ("chat=c", {"Origin": "https://console.example"}),
+        ("chat=d", {"Origin": "http://127.0.0.1:{port}"}),  # the page's own (the browser test in
+    ])                                                      # test_channels_graph opens it for real)
+    assert outcomes == [403, 403, 403, "visitor", "visitor", "visitor"]
 
 
 def wait_until(predicate, timeout=10.0):

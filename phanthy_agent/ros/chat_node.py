@@ -82,7 +82,11 @@ class WebChatNode(ChannelNode):
         self.web = WebChat(self.publish, host=p.get("host", "127.0.0.1", "bind address (loopback by default)"),
                            port=p.get("port", 8765, "TCP port (0 = any free port)"),
                            token=p.get("token", "", "required on every request when set (needed off loopback)"),
-                           policy=self.policy("operator"))
+                           policy=self.policy("visitor"),
+                           role_tokens={role: p.get(f"tokens.{role}", "", f"a ?token= that grants the {role} role")
+                                        for role in ("operator", "admin")},
+                           allowed_origins=p.get("allowed_origins", [""],
+                                                 "browser origins besides the page's own that may connect"))
         p.warn_unknown()
         self._thread.start()
         self.port = self.run_on_loop(self.web.start())
