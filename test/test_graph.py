@@ -187,7 +187,8 @@ def test_bad_input_is_logged_and_nothing_stops(graph_factory):
     g.say("x" * 100_000)
     [turn] = g.wait_turns(1)
     assert turn.end_reason == "finished" and len(turn.inputs[0]) == 8000
-    assert not calls(turn), "no invalid call reached a driver"
+    assert [(c["status"], c["action_id"]) for c in calls(turn)] == [("rejected", "")] * 3, \
+        "no invalid call reached a driver, and the record shows each one"
     g.say("are you still there")
     g.wait_turns(2)
     history = g.requests()[1]["messages"]
