@@ -27,7 +27,7 @@ sys.path[:0] = [str(ROOT / "test"), str(ROOT / "bench")]
 from stats import summary  # noqa: E402
 from support import voices  # noqa: E402
 
-from phanthy_perception.audio import RATE  # noqa: E402
+from phanthy_common.audio import RATE  # noqa: E402
 from phanthy_perception.double_talk import DoubleTalkCue  # noqa: E402
 from phanthy_perception.echo import EchoGate, MicEchoCanceller  # noqa: E402
 from phanthy_perception.vad import SileroVad, VadSegmenter, VadStream  # noqa: E402

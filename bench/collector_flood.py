@@ -20,7 +20,7 @@ from rclpy.node import Node
 sys.path[:0] = [str(pathlib.Path(__file__).resolve().parents[1] / "test"), str(pathlib.Path(__file__).parent)]
 from phanthy.msg import Event, Transcript  # noqa: E402
 from phanthy_agent.ros.collector_node import CollectorNode  # noqa: E402
-from phanthy_drivers.runtime import NodeGroup  # noqa: E402
+from phanthy_common.runtime import NodeGroup  # noqa: E402
 from stats import summary  # noqa: E402
 from support.graph import RELIABLE, overrides  # noqa: E402
 

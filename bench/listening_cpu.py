@@ -1,7 +1,7 @@
 """What the robot costs while it only listens: CPU per thread of a real `phanthy run` process
 (bench/voice.py's robot: collector, agent, speaker with piper, vad, asr) with the room playing
 noise into audio/in, once with the audio nodes on rclpy's standard executor and once on the
-events executor (phanthy_drivers.runtime). Everything it takes competes with the recognizer
+events executor (phanthy_common.runtime). Everything it takes competes with the recognizer
 for the two cores when the visitor stops talking.
 
     .venv/bin/python bench/listening_cpu.py [--seconds 15]
@@ -22,7 +22,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "bench")]
 from voice import Robot  # noqa: E402
 
-from phanthy_drivers.runtime import EXECUTOR_ENV  # noqa: E402
+from phanthy_common.runtime import EXECUTOR_ENV  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
 

@@ -25,7 +25,7 @@ from tokenizers import Tokenizer
 from phanthy_agent.core.context import ContextBuilder, StatusSnapshot
 from phanthy_agent.core.skills import Skill, SkillLibrary
 from phanthy_agent.core.tools import LOAD_SKILL, ToolRegistry
-from phanthy_agent.ros.params import resolve_config
+from phanthy_common.params import resolve_config
 from phanthy_perception.asr import resolve_model
 
 TOOLS = {

@@ -24,11 +24,11 @@ from typing import Dict, List, Optional
 import yaml
 
 from phanthy_drivers.audio_out import describe_devices, list_devices
-from phanthy_drivers.runtime import run_nodes
+from phanthy_common.runtime import run_nodes
 from phanthy_perception.console import ConsoleNode, run_console
 
 from . import __version__
-from .ros.params import resolve_config
+from phanthy_common.params import resolve_config
 
 log = logging.getLogger("phanthy")
 

@@ -35,7 +35,7 @@ import logging
 from enum import Enum
 from typing import Callable, List, Optional, Protocol, Sequence, Tuple
 
-from phanthy_agent.core.backchannel import is_backchannel, is_echo, is_request
+from phanthy_common.text_rules import is_backchannel, is_echo, is_request
 
 log = logging.getLogger(__name__)
 

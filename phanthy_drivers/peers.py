@@ -11,8 +11,8 @@ import socket
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 
 from phanthy.msg import Event as EventMsg, PeerAnnounce, PeerMessage
-from phanthy_agent.core.peers import PeerDirectory
-from phanthy_agent.ros.params import Params
+from phanthy_common.peers import PeerDirectory
+from phanthy_common.params import Params
 
 from .sdk import DriverNode, ToolCall, ToolFailed
 from .util import stamp_now

@@ -98,7 +98,7 @@ class Player:
             if not self.sample_rate:
                 self.sample_rate = int(chunk.sample_rate)
             elif chunk.sample_rate != self.sample_rate:
-                from phanthy_perception.audio import resample  # scipy.signal: ~1 s to import, rarely needed
+                from phanthy_common.audio import resample  # scipy.signal: ~1 s to import, rarely needed
                 samples = resample(samples, chunk.sample_rate, self.sample_rate)
                 scale = self.sample_rate / float(chunk.sample_rate)
             start = self._available

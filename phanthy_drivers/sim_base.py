@@ -11,7 +11,7 @@ from typing import Dict, Tuple
 
 from sensor_msgs.msg import BatteryState
 
-from phanthy_agent.ros.params import Params
+from phanthy_common.params import Params
 
 from .sdk import DriverNode, ToolCall, ToolFailed
 from .util import stamp_now

@@ -6,7 +6,7 @@ from __future__ import annotations
 from std_msgs.msg import String
 from rclpy.qos import DurabilityPolicy, QoSProfile
 
-from phanthy_agent.ros.params import Params
+from phanthy_common.params import Params
 
 from .sdk import DriverNode, ToolCall
 

@@ -27,8 +27,8 @@ from rclpy.time import Time
 
 from phanthy.msg import AudioFrame, Playback, Transcript, VoiceActivity
 
-from phanthy_agent.core.sentences import split_sentences
-from phanthy_agent.ros.params import Params
+from phanthy_common.sentences import split_sentences
+from phanthy_common.params import Params
 
 from .audio_out import make_sink
 from .barge_in import BargeInConfig, BargeInController
@@ -108,7 +108,7 @@ class Speaker(DriverNode):
         self._visitor_since = 0.0  # monotonic time the visitor's current speech began; 0 = silent
         self.barge_in = BargeInController(barge_in, self._ros_now, self)
         # reentrant (guarded by _barge_lock): an exclusive group would make the multi-threaded
-        # executor spin while one of these runs (see phanthy_drivers.runtime.NodeGroup)
+        # executor spin while one of these runs (see phanthy_common.runtime.NodeGroup)
         self.create_subscription(VoiceActivity, "voice/activity", self._on_activity, PLAYBACK_QOS,
                                  callback_group=self._group)
         self.create_subscription(Transcript, "voice/transcript", self._on_transcript, PLAYBACK_QOS,

@@ -1,6 +1,6 @@
 """Text to speech for the speaker driver. Pure (no ROS, no audio device).
 
-The speaker cuts reply text into chunks with `phanthy_agent.core.sentences.split_sentences`
+The speaker cuts reply text into chunks with `phanthy_common.sentences.split_sentences`
 (synthesized one after the other: the first audio comes once the first chunk is synthesized).
 
 - `TtsEngine`: `synthesize(chunk_text) -> SpeechChunk` (int16 samples, sample rate, and when each

@@ -47,7 +47,7 @@ from typing import Optional
 
 import numpy as np
 
-from .audio import RATE
+from phanthy_common.audio import RATE
 
 log = logging.getLogger(__name__)
 

@@ -14,15 +14,15 @@ from rclpy.qos import QoSProfile, ReliabilityPolicy
 
 from phanthy.msg import AgentState, AudioFrame, Transcript, VoiceActivity, WakeWord
 
-from phanthy_agent.core.backchannel import is_echo
+from phanthy_common.text_rules import is_echo
 
-from phanthy_agent.ros.convert import from_time, header
-from phanthy_agent.ros.params import Params
-from phanthy_agent.ros.qos import LATCHED
+from phanthy_common.convert import from_time, header
+from phanthy_common.params import Params
+from phanthy_common.qos import LATCHED
 
 from .asr import AsrResult, WhisperTranscriber
 from .utterance import Utterance, UtteranceTracker, Worker
-from .audio import RATE, resample
+from phanthy_common.audio import RATE, resample
 from .echo_node import EchoFrontEnd, PlaybackWatcher
 from .wake import ListenGate, WakePhraseMatcher
 
@@ -35,7 +35,7 @@ SPEAKER = "anonymous_speaker"
 class AsrNode(Node):
     """`transcriber`: anything with `transcribe(int16 16 kHz) -> AsrResult` (tests inject one
     to load the model once); by default a WhisperTranscriber built from the parameters."""
-    events_executor = True  # 50 Hz audio/in: spun on the events executor (phanthy_drivers.runtime)
+    events_executor = True  # 50 Hz audio/in: spun on the events executor (phanthy_common.runtime)
 
     def __init__(self, transcriber=None, **kwargs):
         super().__init__("asr", automatically_declare_parameters_from_overrides=True, **kwargs)

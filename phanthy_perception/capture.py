@@ -13,7 +13,7 @@ from typing import Callable, Iterator, Optional, Tuple
 import numpy as np
 import pyaudio
 
-from .audio import RATE, resample
+from phanthy_common.audio import RATE, resample
 
 log = logging.getLogger(__name__)
 

@@ -16,10 +16,10 @@ from rclpy.qos import QoSProfile, ReliabilityPolicy
 
 from phanthy.msg import AudioFrame
 
-from phanthy_agent.ros.convert import header
-from phanthy_agent.ros.params import Params, resolve_config
+from phanthy_common.convert import header
+from phanthy_common.params import Params, resolve_config
 
-from .audio import RATE
+from phanthy_common.audio import RATE
 from .capture import DeviceSource, SourceError, file_frames, paced, raw_frames
 
 log = logging.getLogger(__name__)

@@ -15,8 +15,8 @@ from rclpy.qos import QoSProfile, ReliabilityPolicy
 
 from phanthy.msg import AgentEvent, AgentState, Playback, Transcript, TurnRecord
 
-from phanthy_agent.ros.convert import header
-from phanthy_agent.ros.qos import LATCHED
+from phanthy_common.convert import header
+from phanthy_common.qos import LATCHED
 
 RELIABLE = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE)
 PROMPT_HELP = "Type what the visitor says (Enter to send, Ctrl-D or /quit to leave)."

@@ -17,7 +17,7 @@ from typing import Dict, List
 import numpy as np
 from speexdsp import EchoCanceller as SpeexEchoCanceller
 
-from .audio import RATE, resample
+from phanthy_common.audio import RATE, resample
 from .vad import VadEvent
 
 log = logging.getLogger(__name__)

@@ -11,8 +11,8 @@ from rclpy.qos import QoSProfile, ReliabilityPolicy
 
 from phanthy.msg import AudioFrame, Playback
 
-from phanthy_agent.ros.convert import from_time
-from phanthy_agent.ros.params import Params
+from phanthy_common.convert import from_time
+from phanthy_common.params import Params
 
 from .echo import MicEchoCanceller, PlaybackLog
 

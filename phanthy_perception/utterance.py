@@ -15,7 +15,7 @@ from typing import Callable, List, Optional
 import numpy as np
 
 from .asr import POST_ROLL_S, PRE_ROLL_S, AsrResult, garbage_reason
-from .audio import RATE
+from phanthy_common.audio import RATE
 
 log = logging.getLogger(__name__)
 

@@ -16,7 +16,7 @@ from typing import List, Optional, Tuple
 
 import numpy as np
 
-from .audio import RATE, Chunker
+from phanthy_common.audio import RATE, Chunker
 
 log = logging.getLogger(__name__)
 

@@ -15,10 +15,10 @@ from rclpy.node import Node
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 
 from phanthy.msg import AudioFrame, VoiceActivity
-from phanthy_agent.ros.convert import from_time, header
-from phanthy_agent.ros.params import Params
+from phanthy_common.convert import from_time, header
+from phanthy_common.params import Params
 
-from .audio import RATE, resample
+from phanthy_common.audio import RATE, resample
 from .echo import EchoGate
 from .double_talk import DoubleTalkCue
 from .echo_node import EchoFrontEnd
@@ -31,7 +31,7 @@ STALL_S = 1.0  # no audio for this long (wall time) while speaking: close the se
 
 
 class VadNode(Node):
-    events_executor = True  # 50 Hz audio/in: spun on the events executor (phanthy_drivers.runtime)
+    events_executor = True  # 50 Hz audio/in: spun on the events executor (phanthy_common.runtime)
 
     def __init__(self, **kwargs):
         super().__init__("vad", automatically_declare_parameters_from_overrides=True, **kwargs)

@@ -19,7 +19,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .audio import RATE, Chunker
+from phanthy_common.audio import RATE, Chunker
 
 log = logging.getLogger(__name__)
 

@@ -11,10 +11,10 @@ from rclpy.qos import QoSProfile, ReliabilityPolicy
 
 from phanthy.msg import AudioFrame, WakeWord
 
-from phanthy_agent.ros.convert import from_time, header
-from phanthy_agent.ros.params import Params
+from phanthy_common.convert import from_time, header
+from phanthy_common.params import Params
 
-from .audio import RATE, resample
+from phanthy_common.audio import RATE, resample
 from .wake import WakeWordDetector
 
 AUDIO_QOS = QoSProfile(depth=200, reliability=ReliabilityPolicy.RELIABLE)
@@ -24,7 +24,7 @@ LOAD_WARN = 0.5  # warn when processing takes more than half of real time
 
 
 class WakeWordNode(Node):
-    events_executor = True  # 50 Hz audio/in: spun on the events executor (phanthy_drivers.runtime)
+    events_executor = True  # 50 Hz audio/in: spun on the events executor (phanthy_common.runtime)
 
     def __init__(self, **kwargs):
         super().__init__("wake_word", automatically_declare_parameters_from_overrides=True, **kwargs)

@@ -319,7 +319,7 @@ class Microphone:
     def play(self, speech: np.ndarray, before: float = 0.5, after: float = 0.6) -> tuple:
         """Publish the audio as if just captured; returns (speech start, speech end)."""
         from phanthy.msg import AudioFrame
-        from phanthy_agent.ros.convert import header
+        from phanthy_common.convert import header
 
         audio = concat(silence(before), speech, silence(after))
         t0 = self.node.get_clock().now().nanoseconds * 1e-9 - len(audio) / RATE
@@ -330,7 +330,7 @@ class Microphone:
 
     def event(self, event: str, stamp: float, start: float, silence_ms: int, detected: float) -> None:
         from phanthy.msg import VoiceActivity
-        from phanthy_agent.ros.convert import header
+        from phanthy_common.convert import header
 
         self.vad.publish(VoiceActivity(header=header(stamp), speaking=event != "offset", probability=0.9,
                                        event=event, t_speech_start=start, silence_ms=silence_ms,

@@ -4,7 +4,7 @@ import pytest
 
 from phanthy_agent.brains.base import BrainRequest, FallbackBrain, Message
 from phanthy_agent.brains.factory import BrainSettings, make_brain
-from phanthy_agent.ros.params import resolve_config
+from phanthy_common.params import resolve_config
 
 import asyncio
 

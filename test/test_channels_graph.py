@@ -8,7 +8,7 @@ import shutil
 import pytest
 from playwright.sync_api import sync_playwright
 
-from phanthy_drivers.sdk import DriverNode, ToolCall
+from phanthy_common.sdk import DriverNode, ToolCall
 from support.bot_api import FakeBotApi
 from support.ros_harness import spin, wait_for
 

@@ -7,7 +7,7 @@ import pytest
 
 from phanthy.msg import Transcript, WakeWord
 from phanthy_agent.conversation.voice_machine import VoiceLines
-from phanthy_agent.ros.convert import header
+from phanthy_common.convert import header
 from support.graph import RELIABLE
 from support.ros_harness import wait_for
 

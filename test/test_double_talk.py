@@ -6,7 +6,7 @@ echo alone never is, and before convergence the cue stays off."""
 import numpy as np
 import pytest
 
-from phanthy_perception.audio import RATE
+from phanthy_common.audio import RATE
 from phanthy_perception.double_talk import DoubleTalkCue
 from phanthy_perception.echo import EchoGate, MicEchoCanceller
 from support import voices

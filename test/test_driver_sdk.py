@@ -15,7 +15,7 @@ from rclpy.node import Node
 from phanthy.msg import ToolManifest
 from phanthy_agent.core.tools import HookTarget, ToolRegistry
 from phanthy_agent.ros.tool_client import RosToolExecutor
-from phanthy_drivers.sdk import MANIFEST_QOS, DriverNode, ToolCall, ToolFailed
+from phanthy_common.sdk import MANIFEST_QOS, DriverNode, ToolCall, ToolFailed
 from support.ros_harness import Collect, LoopThread, spin, wait_for
 
 pytestmark = pytest.mark.ros
@@ -167,7 +167,7 @@ def test_cancelling_the_goal_of_a_driver_that_died_is_harmless(ros):
 ARENA_PROBE = """
 import ctypes, sys, tempfile, threading
 import numpy as np
-from phanthy_drivers.runtime import limit_malloc_arenas
+from phanthy_common.runtime import limit_malloc_arenas
 if sys.argv[1] == "limited":
     assert limit_malloc_arenas(2)
 libc = ctypes.CDLL("libc.so.6")

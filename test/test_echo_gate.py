@@ -5,7 +5,7 @@ never makes the robot's own voice pass for a visitor's."""
 
 import numpy as np
 
-from phanthy_perception.audio import RATE
+from phanthy_common.audio import RATE
 from phanthy_perception.echo import EchoGate, MicEchoCanceller
 from phanthy_perception.vad import VadEvent
 from support import voices

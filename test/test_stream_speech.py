@@ -5,7 +5,7 @@ import asyncio
 
 from phanthy_agent.brains.openai_brain import OpenAIBrain
 from phanthy_agent.core.agent import AgentConfig
-from phanthy_agent.core.sentences import complete_sentences, unspoken
+from phanthy_common.sentences import complete_sentences, unspoken
 from support.agent_harness import Harness
 from support.fake_drivers import FakeExecutor, speak_tool
 from support.openai_server import OpenAIServer

@@ -14,8 +14,8 @@ from rclpy.parameter import Parameter
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 
 from phanthy.msg import AudioFrame, VoiceActivity
-from phanthy_agent.ros.convert import from_time, header
-from phanthy_perception.audio import RATE
+from phanthy_common.convert import from_time, header
+from phanthy_common.audio import RATE
 from phanthy_perception.vad import BLOCK, SileroVad, VadSegmenter, VadStream
 from phanthy_perception.vad_node import VadNode
 from support import voices

@@ -7,7 +7,7 @@ import uuid
 import numpy as np
 import pytest
 
-from phanthy_perception.audio import resample
+from phanthy_common.audio import resample
 from phanthy_perception.wake import ListenGate, WakeDetection, WakePhraseMatcher, WakeWordDetector
 from support.voices import concat, espeak, noise, mix, piper, silence
 
@@ -245,7 +245,7 @@ def test_the_wake_word_node_publishes_voice_wake_from_audio_in(ros):
     from rclpy.qos import QoSProfile, ReliabilityPolicy
 
     from phanthy.msg import AudioFrame, WakeWord
-    from phanthy_agent.ros.convert import from_time, header
+    from phanthy_common.convert import from_time, header
     from phanthy_perception.wake_node import WakeWordNode
     from support.ros_harness import Collect, spin, wait_for
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
-import re
 from enum import Enum
 from typing import Any, Mapping, Optional
+
+from phanthy_common.text_rules import normalize_text  # noqa: F401 (part of the event vocabulary)
 
 
 class InterruptMode(str, Enum):
@@ -63,9 +64,5 @@ class Event:
         return self.kind == EventKind.TRANSCRIPT.value
 
 
-_NOT_WORD = re.compile(r"[^\w]+", re.UNICODE)
 
 
-def normalize_text(text: str) -> str:
-    """Case- and punctuation-insensitive form used to recognise repeats."""
-    return " ".join(_NOT_WORD.sub(" ", text.casefold()).split())

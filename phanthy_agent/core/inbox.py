@@ -19,7 +19,7 @@ from collections import deque
 from enum import Enum
 from typing import Callable, Deque, Iterable, List, Optional
 
-from .backchannel import is_backchannel, is_request
+from phanthy_common.text_rules import is_backchannel, is_request
 from .events import Event, InterruptMode, normalize_text
 
 log = logging.getLogger(__name__)

@@ -21,11 +21,12 @@ import uuid
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence
 
+from phanthy_common.sentences import bound_speech, complete_sentences, unspoken
+
 from ..brains.base import BrainReply, BrainRequest, BrainUnavailable, Message, ToolCallRequest
 from .action_tracker import CANCELLED, FAILED, TIMEOUT, TrackedAction
 from .context import notice_message
 from .heard import heard_text
-from .sentences import bound_speech, complete_sentences, unspoken
 from .events import Event
 from .tools import RegisteredTool, ToolError, least_trusted
 

@@ -22,19 +22,21 @@ from phanthy.msg import (AgentEvent, AgentState, ChatMessage, Event as EventMsg,
                          RobotStatus, ToolManifest, Transcript, TurnRecord, TurnTiming, VoiceActivity,
                          WakeWord)
 
+from phanthy_common.convert import clean_text, from_time
+from phanthy_common.params import Params, resolve_config
+from phanthy_common.peers import PeerDirectory
+from phanthy_common.qos import LATCHED
+
 from ..brains.factory import BrainSettings, make_brain
 from ..conversation.history_store import HistoryStore
 from ..conversation.voice_machine import EXIT_PHRASES, VoiceLines, VoiceTimeouts
 from ..core.agent import AgentConfig, AgentCore
 from ..core.context import DEFAULT_IDENTITY, ContextBuilder
 from ..core.events import InterruptMode
-from ..core.peers import PeerDirectory
 from ..core.skills import SkillLibrary
 from ..core.tools import INTERRUPT_HOOKS
 from . import convert
-from .params import Params, resolve_config
 from .tool_client import RosToolExecutor
-from .qos import LATCHED
 
 log = logging.getLogger(__name__)
 
@@ -191,17 +193,17 @@ class AgentNode(Node):
 
     def _on_transcript(self, msg: Transcript) -> None:
         if msg.error:
-            self._loop.call_soon_threadsafe(self.core.recognition_failed, convert.clean_text(msg.error)[:200])
+            self._loop.call_soon_threadsafe(self.core.recognition_failed, clean_text(msg.error)[:200])
 
     def _on_wake(self, msg: WakeWord) -> None:
         self._loop.call_soon_threadsafe(self.core.wake, msg.keyword)
 
     def _on_playback(self, msg: Playback) -> None:
         self._loop.call_soon_threadsafe(self.core.playback, msg.utterance_id, msg.state, msg.heard_text,
-                                        convert.from_time(msg.header.stamp))
+                                        from_time(msg.header.stamp))
 
     def _on_robot_status(self, msg: RobotStatus) -> None:
-        lines = tuple(convert.clean_text(line)[:200] for line in msg.lines[:32])
+        lines = tuple(clean_text(line)[:200] for line in msg.lines[:32])
         self._loop.call_soon_threadsafe(setattr, self.core, "robot_status", lines)
 
     def _on_peer(self, msg: PeerAnnounce) -> None:

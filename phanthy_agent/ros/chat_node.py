@@ -16,11 +16,12 @@ from rclpy.qos import QoSProfile, ReliabilityPolicy
 
 from phanthy.msg import ChatMessage
 
+from phanthy_common.convert import clean_text, header
+from phanthy_common.params import Params
+
 from ..channels.access import AccessPolicy
 from ..channels.telegram import TelegramChannel
 from ..channels.web import WebChat
-from .convert import clean_text, header
-from .params import Params
 
 log = logging.getLogger(__name__)
 RELIABLE = QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE)

@@ -17,14 +17,15 @@ from rclpy.qos import QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
 
 from phanthy.msg import ChatMessage, Event as EventMsg, RobotStatus, Transcript
 
-from phanthy_drivers.sdk import DriverNode, ToolCall, ToolFailed
+from phanthy_common.sdk import DriverNode, ToolCall, ToolFailed
 
 from ..collector.config import SourceConfig, parse_sources
 from ..collector.router import CollectorCore
 from ..core.events import Event
 from . import convert
-from .params import Params
-from .qos import LATCHED
+from phanthy_common.convert import MAX_TEXT_CHARS, clean_text, header, message_to_dict
+from phanthy_common.params import Params
+from phanthy_common.qos import LATCHED
 
 RELIABLE = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE)
 AGENT_TYPES = ("phanthy/msg/Transcript", "phanthy/msg/Event", "phanthy/msg/ChatMessage", "std_msgs/msg/String")
@@ -50,7 +51,7 @@ class CollectorNode(DriverNode):
             query_limit_max=p.get("query_limit_max", 100, "most events one query returns"))
         tick_s = p.get("tick_period_s", 0.1, "throttle/summarizer timer period")
         p.warn_unknown()
-        self.core = CollectorCore(config, self._now, to_dict=convert.message_to_dict)
+        self.core = CollectorCore(config, self._now, to_dict=message_to_dict)
         self._lock = threading.Lock()  # the core is single-threaded; ingest holds it ~1 us
         self._events = self.create_publisher(EventMsg, "phanthy/events", RELIABLE)
         self._status = self.create_publisher(RobotStatus, "phanthy/robot_status", LATCHED)
@@ -102,9 +103,9 @@ class CollectorNode(DriverNode):
         elif isinstance(msg, ChatMessage):
             event = convert.chat_to_event(msg, name, 1, now)
         else:
-            event = Event(source=name, priority=1, text=convert.clean_text(msg.data), stamp=now)
-        if len(event.text) >= convert.MAX_TEXT_CHARS:
-            self.get_logger().warning(f"{name}: text cut to {convert.MAX_TEXT_CHARS} characters")
+            event = Event(source=name, priority=1, text=clean_text(msg.data), stamp=now)
+        if len(event.text) >= MAX_TEXT_CHARS:
+            self.get_logger().warning(f"{name}: text cut to {MAX_TEXT_CHARS} characters")
         with self._lock:
             forward = self.core.ingest(name, event)
         for out in forward:
@@ -124,7 +125,7 @@ class CollectorNode(DriverNode):
             self._events.publish(convert.event_to_msg(alert))
         if lines != self._last_status:
             self._last_status = lines
-            self._status.publish(RobotStatus(header=convert.header(self._now()), lines=lines))
+            self._status.publish(RobotStatus(header=header(self._now()), lines=lines))
 
     def query_events(self, call: ToolCall) -> Dict[str, Any]:
         with self._lock:

@@ -14,7 +14,7 @@ from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 
 from phanthy.msg import AgentEvent, AgentState, Playback, Transcript, TurnRecord
 from phanthy_agent.cli import node_factory
-from phanthy_agent.ros.convert import header
+from phanthy_common.convert import header
 from support.ros_harness import Collect, spin, wait_for
 
 RELIABLE = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE)

@@ -11,8 +11,8 @@ from rclpy.node import Node
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 
 from phanthy.msg import AudioFrame
-from phanthy_agent.ros.convert import from_time
-from phanthy_perception.audio import RATE, resample
+from phanthy_common.convert import from_time
+from phanthy_common.audio import RATE, resample
 from phanthy_perception.capture_node import frame_msg
 from support import voices
 

@@ -5,7 +5,7 @@ import threading
 import time
 from typing import Callable, List
 
-from phanthy_drivers.runtime import NodeGroup
+from phanthy_common.runtime import NodeGroup
 
 
 def wait_for(predicate: Callable[[], bool], timeout: float = 20.0, what: str = "condition") -> None:

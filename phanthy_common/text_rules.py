@@ -1,6 +1,6 @@
 """Is it a command at all? Backchannels ("mm-hm", "yeah") and the robot's own voice coming
 back through the microphone (echo) are not. Pure text rules, shared by the agent's inbox, the
-speaker's barge-in controller and the ASR node.
+speaker's barge-in controller and the ASR node; `normalize_text` is also how repeats are recognised.
 
 Durations are the first filter (agent.barge_in_threshold_ms, on the typed
 Transcript.audio_duration_ms); these text rules catch what duration cannot: a long "yeah" and
@@ -12,7 +12,13 @@ from __future__ import annotations
 import re
 from typing import Iterable, Sequence
 
-from .events import normalize_text
+
+_NOT_WORD = re.compile(r"[^\w]+", re.UNICODE)
+
+def normalize_text(text: str) -> str:
+    """Case- and punctuation-insensitive form used to recognise repeats."""
+    return " ".join(_NOT_WORD.sub(" ", text.casefold()).split())
+
 
 # Words that acknowledge without asking for anything. ASR renders "mm-hm" and "uh-huh" in many
 # ways (measured: tiny.en turns them into random short words too, hence the duration filter).

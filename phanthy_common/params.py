@@ -10,7 +10,7 @@ from typing import Any, Dict, Iterable, Optional, Set
 from rcl_interfaces.msg import ParameterDescriptor
 from rclpy.node import Node
 
-REPO_CONFIG = pathlib.Path(__file__).resolve().parents[2] / "config"
+REPO_CONFIG = pathlib.Path(__file__).resolve().parents[1] / "config"
 ROS_BUILTIN = frozenset({"use_sim_time", "start_type_description_service"})  # rclpy declares these
 
 
