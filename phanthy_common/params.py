@@ -5,13 +5,24 @@ from __future__ import annotations
 
 import os
 import pathlib
-from typing import Any, Dict, Iterable, Optional, Set
+from typing import Any, Dict, Iterable, Optional, Set, Tuple
 
 from rcl_interfaces.msg import ParameterDescriptor
 from rclpy.node import Node
 
+from .interruption import InterruptionPolicy
+
 REPO_CONFIG = pathlib.Path(__file__).resolve().parents[1] / "config"
 ROS_BUILTIN = frozenset({"use_sim_time", "start_type_description_service"})  # rclpy declares these
+SHARED_PREFIXES = ("interruption",)  # set once for every node (`/**` in the YAML): never "unknown"
+RENAMED = {  # old parameter -> the one that replaced it (reported, not silently ignored)
+    "agent.min_confidence_busy": "interruption.min_confidence",
+    "agent.min_words_over_speech": "interruption.min_words",
+    "barge_in.min_confidence": "interruption.min_confidence",
+    "barge_in.min_words": "interruption.min_words",
+    "barge_in.min_speech_ms": "interruption.min_speech_ms",
+    "barge_in.backchannels": "interruption.backchannels",
+}
 
 
 class Params:
@@ -20,7 +31,7 @@ class Params:
     def __init__(self, node: Node):
         self.node = node
         self.declared: Set[str] = set()
-        self.prefixes: Set[str] = set()
+        self.prefixes: Tuple[str, ...] = ()
 
     def get(self, name: str, default: Any, description: str = "") -> Any:
         self.declared.add(name)
@@ -31,7 +42,7 @@ class Params:
 
     def nested(self, prefix: str) -> Dict[str, Any]:
         """Parameters under `prefix.` as nested dicts: sources.battery.topic -> {battery: {topic}}."""
-        self.prefixes.add(prefix)
+        self.prefixes += (prefix,)
         out: Dict[str, Any] = {}
         for name, param in self.node.get_parameters_by_prefix(prefix).items():
             cursor = out
@@ -44,11 +55,27 @@ class Params:
     def unknown(self) -> list:
         names = [n for n in self.node.list_parameters([], 0).names if n not in ROS_BUILTIN]
         return sorted(n for n in names if n not in self.declared
-                      and not any(n.startswith(p + ".") for p in self.prefixes))
+                      and not any(n.startswith(p + ".") for p in self.prefixes + SHARED_PREFIXES))
 
     def warn_unknown(self) -> None:
         for name in self.unknown():
-            self.node.get_logger().warning(f"unknown parameter {name!r} ignored (typo?)")
+            if name in RENAMED:
+                self.node.get_logger().error(f"parameter {name!r} was renamed: set {RENAMED[name]!r} "
+                                             f"(under /** in the YAML: every node reads it); ignored")
+            else:
+                self.node.get_logger().warning(f"unknown parameter {name!r} ignored (typo?)")
+
+    def interruption(self) -> InterruptionPolicy:
+        """The interruption policy: the same `interruption.*` parameters in every node."""
+        return InterruptionPolicy(
+            min_speech_ms=self.get("interruption.min_speech_ms", 500,
+                                   "final words of shorter speech are a backchannel (no command, no reason to stop)"),
+            min_confidence=self.get("interruption.min_confidence", 0.4,
+                                    "words recognized less surely are a backchannel (0..1)"),
+            min_words=self.get("interruption.min_words", 2,
+                               "fewer words are a request (and stop the robot) only when one asks to stop"),
+            extra_backchannels=tuple(w for w in self.get("interruption.backchannels", [""],
+                                                         "more backchannel words") if w))
 
 
 def _coerce(name: str, value: Any, default: Any) -> Any:

@@ -2,9 +2,9 @@
 back through the microphone (echo) are not. Pure text rules, shared by the agent's inbox, the
 speaker's barge-in controller and the ASR node; `normalize_text` is also how repeats are recognised.
 
-Durations are the first filter (agent.barge_in_threshold_ms, on the typed
-Transcript.audio_duration_ms); these text rules catch what duration cannot: a long "yeah" and
-the robot transcribing itself.
+Durations are the first filter (interruption.min_speech_ms, on the typed
+Transcript.audio_duration_ms: phanthy_common/interruption.py); these text rules catch what
+duration cannot: a long "yeah" and the robot transcribing itself.
 """
 
 from __future__ import annotations

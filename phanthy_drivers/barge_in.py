@@ -6,19 +6,15 @@ visitor only, not the robot (the VAD is level-blind: a ducked echo kept the visi
 going in tests). The interruption is then committed (paused: the speech ends where it paused;
 ducked: it finishes the word it was on if that ends within boundary_ms, else stops at once) when
   - the visitor's words so far (the ASR's early transcript, ~0.6 s into their speech while it
-    still goes on, or the final one) are a request: not a backchannel ("yeah", "mm-hm"), not
-    the robot's own words (echo), and at least min_words words or one interrupt word ("stop",
-    "wait", "sorry", "what?"; tiny.en hears espeak's "yeah" as "here" about half the time in
-    the room, and a lone "here" is no reason to fall silent), or
+    still goes on, or the final one) are not the robot's own words (echo) and are a request by
+    the interruption policy (phanthy_common/interruption.py, shared with the agent's inbox:
+    not a backchannel, not too short, recognized surely enough, enough words or one that asks
+    to stop), or
   - the speech lasts commit_after_ms whatever its words.
-Final words of speech shorter than min_speech_ms (the agent's barge_in_threshold_ms) never
-commit: the agent drops them as backchannels.
-Words count only when the recognizer is fairly sure of them (confidence >= min_confidence):
-on hums Whisper tiny.en invents words with low confidence ("mm-hm" -> "And I'm at camp", 0.25;
-measured 0.23-0.37 on synthesized mm-hm/uh-huh/hmm/mhm, 0.40-0.82 on short commands and
-sentences). Duration alone is not enough below commit_after_ms: synthesized "mm-hm" lasts 0.64-0.86 s (espeak-ng,
-piper), longer than the agent's 500 ms barge_in_threshold_ms, and a listener's "mmmm-hmm" is
-not a request to stop. Otherwise playback comes back: as soon as a short speech pauses (the
+The early transcript needs early_min_confidence instead of the policy's min_confidence.
+Duration alone is not enough below commit_after_ms: synthesized "mm-hm" lasts 0.64-0.86 s
+(espeak-ng, piper), longer than the policy's 500 ms, and a listener's "mmmm-hmm" is not a
+request to stop. Otherwise playback comes back: as soon as a short speech pauses (the
 VAD's silence reaching release_after_ms, 160 ms: backchannels resume fast), or when it yields no words in
 transcript_wait_s (a cough, a door). A transcript arriving after that can still commit.
 
@@ -35,7 +31,8 @@ import logging
 from enum import Enum
 from typing import Callable, List, Optional, Protocol, Sequence, Tuple
 
-from phanthy_common.text_rules import is_backchannel, is_echo, is_request
+from phanthy_common.interruption import InterruptionPolicy
+from phanthy_common.text_rules import is_echo
 
 log = logging.getLogger(__name__)
 
@@ -51,13 +48,10 @@ class SpeakerControl(Protocol):
 class BargeInConfig:
     enabled: bool = True
     commit_after_ms: int = 1500  # visitor speech this long commits the interruption, whatever its words
-    min_confidence: float = 0.4  # words the recognizer is less sure of do not commit
-    early_min_confidence: float = 0.5  # the same for the early transcript of ongoing speech
-    # (tiny.en made "Yeah, man, make sure." at 0.42 of a hum's first 0.6 s; a real request
-    # that misses it still commits on its final words or after commit_after_ms)
-    min_words: int = 2  # fewer words commit only when one is an interrupt word ("stop", "wait")
-    min_speech_ms: int = 500  # final words of shorter speech do not commit (the agent's
-    # barge_in_threshold_ms: it drops them as backchannels, so stopping for them would be silly)
+    policy: InterruptionPolicy = InterruptionPolicy()  # which words are a request (the agent's too)
+    early_min_confidence: float = 0.5  # the policy's min_confidence for the early transcript of
+    # ongoing speech (tiny.en made "Yeah, man, make sure." at 0.42 of a hum's first 0.6 s; a
+    # real request that misses it still commits on its final words or after commit_after_ms)
     on_onset: str = "pause"  # pause | duck: what playback does while undecided
     duck_gain: float = 0.15  # about -16 dB
     boundary_ms: float = 300.0  # finish the current word if it ends within this
@@ -68,7 +62,6 @@ class BargeInConfig:
     candidate_timeout_s: float = 0.6  # a candidate no onset confirmed (its "dismissed" lost)
     release_after_ms: float = 160.0  # the visitor's silence that lets the reply go on (the VAD's
     # pause hint comes sooner, for the recognizer: resuming at a comma would make the robot blurt)
-    extra_backchannels: Tuple[str, ...] = ()
 
 
 class Phase(str, Enum):
@@ -96,6 +89,7 @@ class BargeInController:
         self.segment: Optional[Segment] = None
         self._played: List[str] = []  # texts of this utterance (and the previous), for echo
         self._released: List[Segment] = []  # released recently: a late transcript may commit
+        self.committed_at = 0.0  # clock time the controller last stopped the robot for a visitor
         self.log: List[Tuple[float, str, str]] = []  # (time, action, why) for tests and benchmarks
 
     # --- inputs ------------------------------------------------------------------------------
@@ -163,20 +157,15 @@ class BargeInController:
             return
         if is_echo(text, self._played):
             self._release(f"echo of our own words: {text!r}")
-        elif is_backchannel(text, self.config.extra_backchannels) or \
-                0.0 <= confidence < (self.config.min_confidence if final else self.config.early_min_confidence) or \
-                (final and 0 < duration_ms < self.config.min_speech_ms):
-            if final:
-                self._release(f"a backchannel or unclear: {text!r} ({confidence:.2f}, {duration_ms} ms)")
-            else:
-                self._note("listen", f"no request so far: {text!r} ({confidence:.2f})")
-        elif not is_request(text, self.config.min_words):
-            if final:
-                self._release(f"one word is no request: {text!r}")
-            else:
-                self._note("listen", f"one word so far: {text!r}")
-        else:
+            return
+        floor = self.config.policy.min_confidence if final else self.config.early_min_confidence
+        judgement = self.config.policy.judge(text, confidence, duration_ms if final else 0, min_confidence=floor)
+        if judgement.is_request:
             self._commit(f"the visitor said {text!r}")
+        elif final:
+            self._release(f"no request: {judgement.reason}")
+        else:
+            self._note("listen", f"no request so far: {judgement.reason}")
 
     def tick(self) -> None:
         """Time passing: long speech commits; a short speech without words is let go."""
@@ -237,6 +226,7 @@ class BargeInController:
 
     def _commit(self, why: str) -> None:
         self.phase = Phase.COMMITTED
+        self.committed_at = self._clock()
         # paused: stay silent (the stop is where it paused); ducked: finish the word, then stop
         wait_ms = 0.0 if self.config.on_onset == "pause" else self.config.boundary_ms
         stop_at = self._speaker.stop_at_boundary(wait_ms)

@@ -69,15 +69,11 @@ class Speaker(DriverNode):
             duck_gain=p.get("barge_in.duck_gain", 0.15, "volume while ducked (0..1)"),
             boundary_ms=p.get("barge_in.boundary_ms", 300.0, "finish the current word if it ends within this"),
             transcript_wait_s=p.get("barge_in.transcript_wait_s", 1.5, "how long a short speech's words may take"),
-            min_confidence=p.get("barge_in.min_confidence", 0.4, "words recognized less surely do not stop the robot"),
             early_min_confidence=p.get("barge_in.early_min_confidence", 0.5,
-                                       "the same for the early transcript of ongoing speech"),
-            min_words=p.get("barge_in.min_words", 2, "fewer words stop the robot only when one is an interrupt word"),
+                                       "interruption.min_confidence for the early transcript of ongoing speech"),
             release_after_ms=p.get("barge_in.release_after_ms", 160.0,
                                    "the visitor's silence that lets a held reply go on"),
-            min_speech_ms=p.get("barge_in.min_speech_ms", 500,
-                                "words of shorter speech do not stop the robot (= agent.barge_in_threshold_ms)"),
-            extra_backchannels=tuple(p.get("barge_in.backchannels", [""], "more backchannel words")))
+            policy=p.interruption())
         self.turn_taking_max_s = p.get("turn_taking.max_wait_s", 1.5,
                                        "do not start speaking while a visitor still talks, up to this long")
         p.warn_unknown()
@@ -278,8 +274,7 @@ class Speaker(DriverNode):
         result = {"heard_text": heard, "position_ms": position, "complete": complete}
         if not complete:
             call.request_cancel()  # cut short (barge-in, stop): the status is "cancelled"
-            if any(action == "stop" and t >= self._wall_offset + player_started
-                   for t, action, _ in self.barge_in.log):
+            if self.barge_in.committed_at >= self._wall_offset + player_started:
                 result["stopped_by"] = "visitor"  # barge-in: the visitor talked over the robot
         return result
 

@@ -1,16 +1,11 @@
 from phanthy_agent.core.action_tracker import ActionTracker
+from support.fakes import FakeClock
 
 
-class Clock:
-    def __init__(self):
-        self.t = 100.0
-
-    def __call__(self):
-        return self.t
 
 
 def test_completion_before_registration_is_applied_at_registration():
-    clock = Clock()
+    clock = FakeClock()
     tracker = ActionTracker(clock)
     assert tracker.complete("a1", "succeeded", '{"ok": true}') is None
     clock.t += 0.01
@@ -20,7 +15,7 @@ def test_completion_before_registration_is_applied_at_registration():
 
 
 def test_deadlines_turn_into_timeouts():
-    clock = Clock()
+    clock = FakeClock()
     tracker = ActionTracker(clock)
     tracker.register("a1", "navigate_to", "base", {}, True, 10.0)
     tracker.register("a2", "speak", "speaker", {}, True, 60.0)
@@ -32,7 +27,7 @@ def test_deadlines_turn_into_timeouts():
 
 
 def test_first_end_wins_and_unknown_status_is_a_failure():
-    tracker = ActionTracker(Clock())
+    tracker = ActionTracker(FakeClock())
     tracker.register("a1", "speak", "speaker", {}, True, 60.0)
     tracker.complete("a1", "cancelled")
     assert tracker.complete("a1", "succeeded") is None
@@ -43,13 +38,13 @@ def test_first_end_wins_and_unknown_status_is_a_failure():
 
 
 def test_non_acting_actions_are_not_outstanding_for_the_protocol():
-    tracker = ActionTracker(Clock())
+    tracker = ActionTracker(FakeClock())
     tracker.register("q", "lookup", "kb", {}, False, 5.0)
     assert tracker.outstanding() == [] and len(tracker.outstanding(acting_only=False)) == 1
 
 
 def test_memory_is_bounded_but_running_actions_are_kept():
-    clock = Clock()
+    clock = FakeClock()
     tracker = ActionTracker(clock, early_max=4, history_max=3)
     tracker.register("run", "navigate_to", "base", {}, True, 100.0)
     for i in range(10):
@@ -61,7 +56,7 @@ def test_memory_is_bounded_but_running_actions_are_kept():
 
 
 def test_unreported_endings_are_reported_once():
-    tracker = ActionTracker(Clock())
+    tracker = ActionTracker(FakeClock())
     tracker.register("a", "speak", "speaker", {}, True, 5.0)
     tracker.complete("a", "failed", error="speaker unplugged")
     assert [a.action_id for a in tracker.take_unreported()] == ["a"]
@@ -69,7 +64,7 @@ def test_unreported_endings_are_reported_once():
 
 
 def test_the_first_audio_is_when_the_speaker_played_it_not_when_the_news_arrived():
-    clock = Clock()
+    clock = FakeClock()
     tracker = ActionTracker(clock)
     clock.t = 100.0
     tracker.register("a1", "speak", "speaker", {"text": "Sure."}, True, 60.0)

@@ -3,39 +3,16 @@
 import pytest
 
 from phanthy_drivers.barge_in import BargeInConfig, BargeInController, Phase
+from support.fakes import FakeClock, FakeSpeaker
 
 
-class FakeSpeaker:
-    def __init__(self):
-        self.calls = []
-
-    def duck(self, gain):
-        self.calls.append(("duck", gain))
-        return True
-
-    def pause_playback(self):
-        self.calls.append(("pause",))
-        return True
-
-    def resume_playback(self):
-        self.calls.append(("resume",))
-        return True
-
-    def stop_at_boundary(self, max_wait_ms):
-        self.calls.append(("stop", max_wait_ms))
-        return 0.0
 
 
-class Clock:
-    t = 100.0
-
-    def __call__(self):
-        return self.t
 
 
 @pytest.fixture
 def rig():
-    clock, speaker = Clock(), FakeSpeaker()
+    clock, speaker = FakeClock(), FakeSpeaker()
     controller = BargeInController(BargeInConfig(on_onset="duck"), clock, speaker)
     controller.playback(True, "The dinosaur hall is on the left. Our T rex is called Stan.")
     return clock, speaker, controller
@@ -148,7 +125,7 @@ def test_a_cough_without_words_is_let_go(rig):
 
 
 def test_pause_mode_pauses_at_once_and_stays_silent_when_it_commits():
-    clock, speaker = Clock(), FakeSpeaker()
+    clock, speaker = FakeClock(), FakeSpeaker()
     c = BargeInController(BargeInConfig(on_onset="pause"), clock, speaker)
     c.playback(True, "hello there")
     c.activity("onset", 100.0, 100.0)
@@ -158,7 +135,7 @@ def test_pause_mode_pauses_at_once_and_stays_silent_when_it_commits():
 
 
 def test_nothing_happens_when_the_robot_is_not_speaking_or_barge_in_is_off():
-    clock, speaker = Clock(), FakeSpeaker()
+    clock, speaker = FakeClock(), FakeSpeaker()
     c = BargeInController(BargeInConfig(), clock, speaker)
     c.activity("onset", 100.0, 100.0)
     off = BargeInController(BargeInConfig(enabled=False), clock, speaker)
@@ -271,7 +248,7 @@ def test_an_early_guess_needs_more_confidence_than_final_words(rig):
 
 
 def pause_rig():
-    clock, speaker = Clock(), FakeSpeaker()
+    clock, speaker = FakeClock(), FakeSpeaker()
     c = BargeInController(BargeInConfig(on_onset="pause"), clock, speaker)
     c.playback(True, "The dinosaur hall is on the left. Our T rex is called Stan.")
     return clock, speaker, c

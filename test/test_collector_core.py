@@ -11,19 +11,11 @@ import pytest
 from phanthy_agent.collector import (CollectorConfig, CollectorCore, ConfigError, EventStore,
                                      RuleSummarizer, SourceConfig, default_sources, parse_sources)
 from phanthy_agent.core.events import Event
+from support.fakes import FakeClock
 
 PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "phanthy_agent" / "collector"
 
 
-class FakeClock:
-    def __init__(self, t=1000.0):
-        self.t = t
-
-    def __call__(self):
-        return self.t
-
-    def advance(self, dt):
-        self.t += dt
 
 
 class SpyConverter:
@@ -196,7 +188,7 @@ def test_status_lines_are_rendered_and_a_broken_template_is_omitted_and_logged_o
 
 def test_status_templates_read_only_fields_of_the_sample():
     summarizer = RuleSummarizer({"b": SourceConfig(name="b", topic="b", type="a/msg/B", priority=0,
-                                                   status="{cells[1]} {x.real}")}, FakeClock())
+                                                   status="{cells[1]} {x.real}")}, FakeClock(1000.0))
     summarizer.update("b", {"cells": [3.1, 3.2], "x": 1.5}, 1000.0)
     assert summarizer.status_lines() == []  # x.real is not a field: no attribute access
 
@@ -364,7 +356,7 @@ def test_flat_ros_parameter_names_and_defaults():
             "inbox": ("phanthy/inbox", "phanthy/msg/Event", 5),
             "channels": ("channels/in", "phanthy/msg/ChatMessage", 8)}
     assert CollectorConfig().sources == default_sources()
-    default_core = CollectorCore(CollectorConfig(), FakeClock())
+    default_core = CollectorCore(CollectorConfig(), FakeClock(1000.0))
     assert all(default_core.is_agent_source(n) for n in default_sources())
 
 

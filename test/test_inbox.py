@@ -6,6 +6,7 @@ import pytest
 
 from phanthy_agent.core.events import Event, InterruptMode
 from phanthy_agent.core.inbox import Decision, Inbox, InboxConfig
+from phanthy_common.interruption import InterruptionPolicy
 
 
 def transcript(text, duration_ms=1200, **kw):
@@ -29,7 +30,7 @@ def test_backchannel_filter_reads_the_typed_audio_duration(duration_ms, dropped)
 
 
 def test_backchannel_threshold_is_configurable():
-    inbox = Inbox(InboxConfig(barge_in_threshold_ms=250))
+    inbox = Inbox(InboxConfig(interruption=InterruptionPolicy(min_speech_ms=250)))
     assert inbox.submit(transcript("the cafe", duration_ms=300), busy=True).decision is Decision.STEER
 
 
@@ -132,8 +133,10 @@ def test_while_the_robot_speaks_a_lone_word_is_no_request_unless_it_asks_to_stop
     assert inbox.decide(spoken("the gift shop"), busy=True, speaking=True).decision is Decision.STEER
     assert inbox.decide(spoken("here."), busy=True, speaking=False).decision is Decision.STEER
     assert inbox.decide(spoken("here.", ms=0), busy=True, speaking=True).decision is Decision.STEER
-    assert Inbox(InboxConfig(min_words_over_speech=0)).decide(
+    assert Inbox(InboxConfig(interruption=InterruptionPolicy(min_words=0))).decide(
         spoken("here."), busy=True, speaking=True).decision is Decision.STEER
+    assert inbox.decide(spoken("here."), busy=True, speaking=True, speaker_yielded=True).decision \
+        is Decision.STEER, "the speaker stopped for these words: its verdict is trusted"
 
 
 @pytest.mark.parametrize("mode", ["steer", "interrupt", "queue", ""])

@@ -14,6 +14,7 @@ import yaml
 from catkin_pkg.package import parse_package
 
 from phanthy_agent.cli import NODES, node_factory
+from phanthy_common.params import SHARED_PREFIXES
 from support.graph import overrides
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -81,16 +82,24 @@ def flatten(tree, prefix=""):
 @pytest.mark.parametrize("path", PARAM_FILES, ids=lambda p: p.name)
 def test_every_parameter_in_the_shipped_configs_is_declared_by_its_node(ros, path):
     data = yaml.safe_load(path.read_text())
+    shared = {k: v for k, v in flatten(data.get("/**", {}).get("ros__parameters", {}))}
+    assert all(k.split(".")[0] in SHARED_PREFIXES for k in shared), f"{path.name}: /** holds only shared parameters"
     for section, body in data.items():
         name = section.strip("/").split("/")[-1]
+        if name == "**":
+            continue
         assert name in NODES, f"{path.name}: unknown node {section}"
         params = dict(flatten(body["ros__parameters"]))
         params = {k: v for k, v in params.items() if v != {}}
+        if name in ("agent", "speaker"):  # the nodes that read the shared interruption policy
+            params.update(shared)
         # this machine has no sound card and no visitor.wav: check the names, not the devices
         params.update({"audio_capture": {"source": "none"}, "speaker": {"output": "none"}}.get(name, {}))
         node = node_factory(name)(namespace=f"/p{uuid.uuid4().hex[:6]}", parameter_overrides=overrides(params))
         try:
             assert node.params.unknown() == [], f"{path.name}: {name} does not declare these"
+            if name in ("agent", "speaker"):
+                assert set(shared) <= node.params.declared, f"{name} reads the shared interruption policy"
         finally:
             if hasattr(node, "close"):
                 node.close()

@@ -20,6 +20,7 @@ from phanthy_drivers.audio_out import AudioDeviceError, LinearResampler, find_ou
 from phanthy_drivers.player import Player
 from phanthy_drivers.speaker import AUDIO_OUT_QOS, PLAYBACK_QOS, Speaker
 from phanthy_drivers.tts import PiperEngine, SilentEngine, SpeechChunk
+from support.fakes import FakeClock
 from support.graph import overrides
 from support.ros_harness import Collect, LoopThread, spin, wait_for
 
@@ -28,12 +29,6 @@ RATE = 16000
 
 # --- the player on a fake clock ------------------------------------------------------------------
 
-class FakeClock:
-    def __init__(self, t: float = 100.0):
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
 
 
 def chunk(words_and_ms, text=None, rate=RATE, tail_ms=0):

@@ -6,22 +6,18 @@ import pytest
 
 from phanthy_agent.conversation.dialogue_state import DialogueState
 from phanthy_agent.conversation.voice_machine import VoiceMachine, VoiceState, VoiceTimeouts
+from support.fakes import FakeClock
 
 S = VoiceState
 T = VoiceTimeouts(wake_listen_s=8, follow_up_s=6, continuous_silence_s=20, max_utterance_s=30,
                   thinking_s=30, playing_s=120, reprompts=1)
 
 
-class Clock:
-    t = 0.0
-
-    def __call__(self):
-        return self.t
 
 
 @pytest.fixture
 def m():
-    clock = Clock()
+    clock = FakeClock(0.0)
     ids = itertools.count(1)
     machine = VoiceMachine(clock, T, new_session_id=lambda: f"voice:{next(ids)}")
     machine.start()
@@ -203,7 +199,7 @@ def test_speech_over_the_reply_goes_back_to_thinking_and_an_interrupted_turn_kee
 
 
 def test_always_listening_opens_a_session_on_speech_and_stopped_ignores_everything():
-    clock = Clock()
+    clock = FakeClock(0.0)
     machine = VoiceMachine(clock, T, wake_gated=False)
     assert machine.wake() == [] and machine.state is S.STOPPED
     machine.start()

@@ -9,6 +9,7 @@ import pytest
 
 from phanthy_common.audio import resample
 from phanthy_perception.wake import ListenGate, WakeDetection, WakePhraseMatcher, WakeWordDetector
+from support.fakes import FakeClock
 from support.voices import concat, espeak, noise, mix, piper, silence
 
 RATE = 16000
@@ -137,16 +138,10 @@ def test_the_matcher_ignores_everything_else(text):
 
 
 # --- the listen gate -------------------------------------------------------------------------
-class Clock:
-    def __init__(self):
-        self.now = 100.0
-
-    def __call__(self):
-        return self.now
 
 
 def test_always_mode_admits_everything_and_strips_a_leading_wake_phrase():
-    gate = ListenGate("always", clock=Clock())
+    gate = ListenGate("always", clock=FakeClock())
     assert gate.admit("Where is the cafe?") == "Where is the cafe?"
     assert gate.admit("Hey robot, where is the cafe?") == "where is the cafe?"
     assert gate.admit("Hey robot.") is None
@@ -154,11 +149,11 @@ def test_always_mode_admits_everything_and_strips_a_leading_wake_phrase():
 
 
 def test_wake_word_mode_listens_only_inside_the_window_which_speech_extends():
-    clock = Clock()
+    clock = FakeClock()
     gate = ListenGate("wake_word", window_s=8.0, clock=clock)
     assert gate.admit("Where is the cafe?") is None
     gate.on_wake(100.0, "hey_jarvis")
-    clock.now = 105.0
+    clock.t = 105.0
     assert gate.admit("Hey Jarvis, where is the cafe?") == "where is the cafe?"
     assert gate.admit("and the shop?", 112.9) == "and the shop?"  # extended by the last admit (105)
     gate.on_speech(120.0)  # open until 120.9: speech extends it to 128
@@ -173,7 +168,7 @@ def test_wake_word_mode_listens_only_inside_the_window_which_speech_extends():
 def test_an_open_voice_interaction_needs_no_wake_word_for_the_answer():
     """After a follow_up question the agent's voice_state is RECOGNIZING: the ASR node holds the
     gate open, so "yes please" reaches the agent without "hey jarvis"."""
-    gate = ListenGate("wake_word", window_s=8.0, clock=Clock())
+    gate = ListenGate("wake_word", window_s=8.0, clock=FakeClock())
     assert gate.admit("yes please", 100.0) is None
     gate.set_conversation(True)
     assert gate.admit("yes please", 100.0) == "yes please"
@@ -182,7 +177,7 @@ def test_an_open_voice_interaction_needs_no_wake_word_for_the_answer():
 
 
 def test_the_end_of_an_interaction_closes_the_wake_words_window():
-    gate = ListenGate("wake_word", window_s=8.0, clock=Clock())
+    gate = ListenGate("wake_word", window_s=8.0, clock=FakeClock())
     gate.on_wake(100.0, "hey_jarvis")
     gate.set_conversation(True)
     assert gate.admit("take me to the dinosaur hall", 101.0) == "take me to the dinosaur hall"
@@ -193,27 +188,27 @@ def test_the_end_of_an_interaction_closes_the_wake_words_window():
 
 def test_a_transcript_starting_with_the_wake_phrase_opens_the_window():
     woke = []
-    gate = ListenGate("wake_word", clock=Clock(), on_transcript_wake=lambda p, t: woke.append((p, t)))
+    gate = ListenGate("wake_word", clock=FakeClock(), on_transcript_wake=lambda p, t: woke.append((p, t)))
     assert gate.admit("Hey robot, take me to the dinosaur hall", 200.0) == "take me to the dinosaur hall"
     assert gate.admit("and then to the exit", 205.0) == "and then to the exit"
     assert woke == [("hey robot", 200.0)]
 
 
 def test_a_wake_phrase_alone_returns_nothing_but_opens_the_window():
-    gate = ListenGate("wake_word", clock=Clock())
+    gate = ListenGate("wake_word", clock=FakeClock())
     assert gate.admit("Hey Jarvis.", 200.0) is None
     assert gate.is_open(207.0)
     assert gate.admit("Where is the exit?", 207.0) == "Where is the exit?"
 
 
 def test_the_phrase_of_a_detected_keyword_is_stripped_even_if_not_configured():
-    gate = ListenGate("wake_word", matcher=WakePhraseMatcher(["hey robot"]), clock=Clock())
+    gate = ListenGate("wake_word", matcher=WakePhraseMatcher(["hey robot"]), clock=FakeClock())
     gate.on_wake(300.0, "alexa")
     assert gate.admit("Alexa, where is the exit?", 301.0) == "where is the exit?"
 
 
 def test_two_stage_a_detection_opens_the_window_only_if_the_transcript_confirms_it():
-    gate = ListenGate("wake_word", window_s=8.0, two_stage=True, clock=Clock())
+    gate = ListenGate("wake_word", window_s=8.0, two_stage=True, clock=FakeClock())
     gate.on_wake(100.0, "hey_jarvis")
     assert not gate.is_open(100.5)
     assert gate.admit("Hey Jarvis, where is the cafe?", 101.5) == "where is the cafe?"

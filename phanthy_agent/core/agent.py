@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import logging
 from typing import Callable, List, Optional, Protocol, Sequence, Tuple
+
+from phanthy_common.interruption import InterruptionPolicy
 
 from ..brains.base import Brain
 from ..conversation.history_store import HistoryStore
@@ -35,9 +38,8 @@ STATE_HOOKS = {"thinking": "on_thinking", "speaking": "on_speaking", "idle": "on
 @dataclasses.dataclass(frozen=True)
 class AgentConfig:
     interrupt_mode: InterruptMode = InterruptMode.STEER
-    barge_in_threshold_ms: int = 500
-    min_confidence_busy: float = 0.4  # while busy, transcripts recognized less surely are dropped
-    min_words_over_speech: int = 2  # while speaking, fewer words are dropped unless they ask to stop
+    interruption: InterruptionPolicy = InterruptionPolicy()  # what counts as a request (shared with the speaker)
+    speaker_verdict_s: float = 1.5  # words dropped while speaking are taken if the speaker stops for them this soon
     max_steps: int = 8
     turn_timeout_s: float = 300.0
     # the tool that says reply text (a driver's acting tool): "speak" (the first driver declaring
@@ -108,9 +110,7 @@ class AgentCore:
                                   wake_gated=config.wake_gated, exit_phrases=config.exit_phrases)
         self.conversation = VoiceConversation(self)
         self.tracker = ActionTracker(clock, on_change=self._on_action_change)
-        self.inbox = Inbox(InboxConfig(config.interrupt_mode, config.barge_in_threshold_ms,
-                                       min_confidence_busy=config.min_confidence_busy,
-                                       min_words_over_speech=config.min_words_over_speech),
+        self.inbox = Inbox(InboxConfig(config.interrupt_mode, config.interruption),
                            on_change=self._wake,
                            session_of=lambda event: self.sessions.key_for(event, self.voice.session))
         self.hooks = HookDispatcher(self.registry, executor.fire_hook)
@@ -129,6 +129,8 @@ class AgentCore:
         self._changed = asyncio.Event()
         self._stopping = False
         self._last_status: Optional[AgentStatus] = None
+        self._speaker_yielded_at = 0.0  # when the speaker last stopped because a visitor spoke
+        self._awaiting_verdict: List[Tuple[Event, float]] = []  # dropped while speaking, until when
         executor.bind(self._on_done, self._on_feedback)
 
     # --- input -----------------------------------------------------------------------------
@@ -156,10 +158,15 @@ class AgentCore:
                 self._wake()
         routing = self.inbox.submit(event, busy=self._busy, in_flight_texts=self._in_flight(),
                                     speaking=self.current_state() == "speaking",
-                                    turn_session=self._turn_session())
+                                    turn_session=self._turn_session(),
+                                    speaker_yielded=self._speaker_yielded())
         text = f"{routing.reason} | {event.text[:200]}" if routing.reason else event.text[:200]
         if routing.decision is Decision.DROP:
             log.info("dropped event from %s: %s", event.source, routing.reason)
+            if routing.awaits_speaker:  # unless the speaker stops for these words (its verdict)
+                now = self.clock()
+                self._awaiting_verdict = [(e, d) for e, d in self._awaiting_verdict if d >= now][-8:]
+                self._awaiting_verdict.append((event, now + self.config.speaker_verdict_s))
         for old in routing.superseded:
             self.emit("dropped", self._turn_id(), text=f"superseded by a newer transcript | {old.text[:200]}")
         if routing.decision is Decision.START:
@@ -315,6 +322,10 @@ class AgentCore:
                               self.tracker.outstanding(), self.tracker.take_unreported(),
                               tuple(self.peers), self.session)
 
+    def _speaker_yielded(self) -> bool:
+        at = self._speaker_yielded_at
+        return bool(at) and self.clock() - at <= self.config.speaker_verdict_s
+
     def _turn_session(self) -> Optional[str]:
         """The session of the running turn, or of the turn about to start; None when idle."""
         if self._runner is not None:
@@ -371,6 +382,12 @@ class AgentCore:
             self.tracker.playback(utterance_id, heard_text, playing=state == "playing", stamp=stamp)
 
     def _on_action_change(self, action: TrackedAction) -> None:
+        if action.terminal and _stopped_for_visitor(action):
+            self._speaker_yielded_at = now = self.clock()  # the speaker judged: their words are a request
+            taken, self._awaiting_verdict = [e for e, d in self._awaiting_verdict if d >= now], []
+            for event in taken:
+                log.info("the speaker stopped for %.60r: taking it after all", event.text)
+                asyncio.get_running_loop().call_soon(self.submit, event)
         self.emit("action_done", action.turn_id, tool=action.tool, action_id=action.action_id,
                   status=action.status, text=action.error or action.result_json[:200])
         self._wake()
@@ -380,3 +397,13 @@ class AgentCore:
         if event.role:
             return event.role
         return self.config.speech_role if event.is_transcript else self.config.default_role
+
+
+def _stopped_for_visitor(action: TrackedAction) -> bool:
+    """The speaker's verdict on a speech action: it stopped because a visitor talked over it."""
+    if '"stopped_by"' not in action.result_json:
+        return False
+    try:
+        return json.loads(action.result_json).get("stopped_by") == "visitor"
+    except (ValueError, AttributeError):
+        return False

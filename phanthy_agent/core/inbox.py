@@ -19,7 +19,7 @@ from collections import deque
 from enum import Enum
 from typing import Callable, Deque, Iterable, List, Optional
 
-from phanthy_common.text_rules import is_backchannel, is_request
+from phanthy_common.interruption import InterruptionPolicy, Verdict
 from .events import Event, InterruptMode, normalize_text
 
 log = logging.getLogger(__name__)
@@ -38,19 +38,17 @@ class Routing:
     decision: Decision
     reason: str = ""
     superseded: tuple = ()  # older waiting transcripts this event replaced
+    awaits_speaker: bool = False  # dropped while the robot spoke: a request after all if the speaker stops for it
 
 
 @dataclasses.dataclass(frozen=True)
 class InboxConfig:
     default_mode: InterruptMode = InterruptMode.STEER
-    barge_in_threshold_ms: int = 500
+    # what counts as a request, shared with the speaker's barge-in (phanthy_common/interruption.py):
+    # while busy, backchannels (short speech, "yeah", unclear words) are dropped; while the robot
+    # speaks, so are words too few to ask for anything, unless the speaker stopped for them
+    interruption: InterruptionPolicy = InterruptionPolicy()
     max_waiting: int = 64  # bound on each queue; the oldest is dropped (logged) beyond it
-    backchannel_lexicon: bool = True  # while busy, "yeah", "okay", "mm-hm"... of any length are dropped
-    min_confidence_busy: float = 0.4  # while busy, speech recognized less surely is dropped (-1 = unknown: kept)
-    # while the robot speaks, speech of fewer words is dropped unless one asks to stop ("stop",
-    # "wait", "what?"): Whisper turns hums and "yeah" into lone words ("here"), and the speaker's
-    # barge-in does not stop for them either (0 = off)
-    min_words_over_speech: int = 2
 
 
 class Inbox:
@@ -67,28 +65,24 @@ class Inbox:
 
     # --- decisions -------------------------------------------------------------------------
     def decide(self, event: Event, busy: bool, in_flight_texts: Iterable[str] = (),
-               speaking: bool = False, turn_session: Optional[str] = None) -> Routing:
+               speaking: bool = False, turn_session: Optional[str] = None,
+               speaker_yielded: bool = False) -> Routing:
         """Decide without changing any state (`speaking`: the robot is talking; `turn_session`:
-        the running turn's session, None when unknown = the event's own)."""
+        the running turn's session, None when unknown = the event's own; `speaker_yielded`:
+        the speaker just stopped for the visitor, so their words are a request: its verdict is
+        trusted, not judged again)."""
         if event.is_transcript and not event.is_final:
             return Routing(Decision.DROP, "partial transcript")
         if not event.text.strip():
             return Routing(Decision.DROP, "empty text")
         if not busy:
             return Routing(Decision.START)
-        if event.is_transcript and 0 < event.audio_duration_ms < self.config.barge_in_threshold_ms:
-            return Routing(Decision.DROP,
-                           f"backchannel: {event.audio_duration_ms} ms of speech "
-                           f"< barge_in_threshold_ms {self.config.barge_in_threshold_ms}")
-        if event.is_transcript and self.config.backchannel_lexicon and is_backchannel(event.text):
-            return Routing(Decision.DROP, f"backchannel: {event.text!r} only acknowledges")
-        if event.is_transcript and 0.0 <= event.confidence < self.config.min_confidence_busy:
-            # Whisper invents words for hums ("mm-hm" -> "and my name is Kim", confidence 0.25)
-            return Routing(Decision.DROP, f"backchannel: unclear speech {event.text!r} "
-                                          f"(confidence {event.confidence:.2f} < {self.config.min_confidence_busy})")
-        if event.is_transcript and speaking and event.audio_duration_ms > 0 and self.config.min_words_over_speech \
-                and not is_request(event.text, self.config.min_words_over_speech):
-            return Routing(Decision.DROP, f"backchannel: {event.text!r} while the robot speaks is no request")
+        if event.is_transcript and not speaker_yielded:
+            judgement = self.config.interruption.judge(event.text, event.confidence, event.audio_duration_ms)
+            if judgement.is_backchannel or (judgement.verdict is Verdict.FEW_WORDS and speaking
+                                            and event.audio_duration_ms > 0):
+                where = " while the robot speaks" if judgement.verdict is Verdict.FEW_WORDS else ""
+                return Routing(Decision.DROP, f"backchannel{where}: {judgement.reason}", awaits_speaker=speaking)
         session = self.session_of(event)
         own_turn = turn_session is None or turn_session == session
         key = normalize_text(event.text)
@@ -104,10 +98,11 @@ class Inbox:
         return Routing(Decision(mode.value), superseded=superseded)
 
     def submit(self, event: Event, busy: bool, in_flight_texts: Iterable[str] = (),
-               speaking: bool = False, turn_session: Optional[str] = None) -> Routing:
+               speaking: bool = False, turn_session: Optional[str] = None,
+               speaker_yielded: bool = False) -> Routing:
         """Decide and apply: STEER and QUEUE events are stored here; START and INTERRUPT are
         the caller's to act on; DROP is forgotten."""
-        routing = self.decide(event, busy, in_flight_texts, speaking, turn_session)
+        routing = self.decide(event, busy, in_flight_texts, speaking, turn_session, speaker_yielded)
         if routing.superseded:
             # A newer transcript replaces an older one still waiting: the older is usually the
             # repeat a visitor produced because the robot gave no feedback.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import dataclasses
 import logging
 import sqlite3
 import threading
@@ -23,6 +24,7 @@ from phanthy.msg import (AgentEvent, AgentState, ChatMessage, Event as EventMsg,
                          WakeWord)
 
 from phanthy_common.convert import clean_text, from_time
+from phanthy_common.interruption import InterruptionPolicy
 from phanthy_common.params import Params, resolve_config
 from phanthy_common.peers import PeerDirectory
 from phanthy_common.qos import LATCHED
@@ -62,12 +64,9 @@ class AgentNode(Node):
         config = AgentConfig(
             interrupt_mode=InterruptMode.parse(p.get("agent.interrupt_mode", "steer",
                                                      "steer | interrupt | queue"), InterruptMode.STEER),
-            barge_in_threshold_ms=p.get("agent.barge_in_threshold_ms", 500,
-                                        "final transcripts shorter than this are backchannels while busy"),
-            min_confidence_busy=p.get("agent.min_confidence_busy", 0.4,
-                                      "while busy, transcripts recognized less surely are dropped (0..1)"),
-            min_words_over_speech=p.get("agent.min_words_over_speech", 2,
-                                        "while the robot speaks, fewer words are dropped unless they ask to stop"),
+            interruption=agent_interruption(p),
+            speaker_verdict_s=p.get("agent.speaker_verdict_s", 1.5,
+                                    "words dropped while speaking are taken if the speaker stops for them this soon"),
             max_steps=p.get("agent.max_steps", 8, "model steps per turn"),
             turn_timeout_s=p.get("agent.turn_timeout_s", 300.0, "hard limit of one turn"),
             speak_tool=p.get("agent.speak_tool", "speak", "the tool that says reply text"),
@@ -279,3 +278,17 @@ class AgentNode(Node):
         self._thread.join(timeout=2.0)
         if self.core.sessions.store is not None:
             self.core.sessions.store.close()
+
+
+def agent_interruption(p: Params) -> InterruptionPolicy:
+    """`interruption.*`, with the contract's `agent.barge_in_threshold_ms` as the agent's alias
+    of `interruption.min_speech_ms` (the speaker reads only the latter: set that one)."""
+    policy = p.interruption()
+    alias = p.get("agent.barge_in_threshold_ms", -1,
+                  "alias of interruption.min_speech_ms for the agent only (-1 = that value)")
+    if alias >= 0 and alias != policy.min_speech_ms:
+        log.warning("agent.barge_in_threshold_ms %d differs from interruption.min_speech_ms %d, which the "
+                    "speaker uses: set interruption.min_speech_ms (under /**) to change both", alias,
+                    policy.min_speech_ms)
+        policy = dataclasses.replace(policy, min_speech_ms=alias)
+    return policy
