@@ -22,6 +22,7 @@ RENAMED = {  # old parameter -> the one that replaced it (reported, not silently
     "barge_in.min_words": "interruption.min_words",
     "barge_in.min_speech_ms": "interruption.min_speech_ms",
     "barge_in.backchannels": "interruption.backchannels",
+    "agent.listen_hold_max_s": "agent.words_due_max_s",
 }
 
 

@@ -45,14 +45,14 @@ def test_non_acting_actions_are_not_outstanding_for_the_protocol():
 
 def test_memory_is_bounded_but_running_actions_are_kept():
     clock = FakeClock()
-    tracker = ActionTracker(clock, early_max=4, history_max=3)
+    tracker = ActionTracker(clock, unregistered_max=4, history_max=3)
     tracker.register("run", "navigate_to", "base", {}, True, 100.0)
     for i in range(10):
         tracker.register(f"d{i}", "blink", "led", {}, True, 1.0)
         tracker.complete(f"d{i}", "succeeded")
         tracker.complete(f"ghost{i}", "succeeded")  # never registered
     assert tracker.get("run") is not None
-    assert len(tracker._early) <= 4
+    assert tracker.unregistered_count() <= 4
 
 
 def test_unreported_endings_are_reported_once():

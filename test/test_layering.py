@@ -1,7 +1,9 @@
 """The packages depend one way: phanthy_common at the bottom (it imports no other phanthy
 package), perception and drivers on it (never on the agent, nor on each other), the agent on
 common; only the `phanthy` command (phanthy_agent/cli.py) launches nodes of every package.
-And no module imports itself back through others (no import cycle)."""
+And no module imports itself back through others (no import cycle, type-only imports
+included): the turn and the voice side see the core through narrow protocols (TurnHost,
+VoiceHost), not by importing it."""
 
 import ast
 import pathlib
@@ -23,15 +25,12 @@ def module_name(path: pathlib.Path) -> str:
 
 
 def imports_of(path: pathlib.Path):
-    """Modules imported at run time (not under `if TYPE_CHECKING:`), absolute names."""
+    """Modules imported, absolute names (those under `if TYPE_CHECKING:` too: a module that
+    needs another's types only to be type-checked still depends on it)."""
     name = module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     tree = ast.parse(path.read_text())
-    type_only = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If)
-                 and "TYPE_CHECKING" in ast.unparse(node.test) for n in ast.walk(node)}
     for node in ast.walk(tree):
-        if id(node) in type_only:
-            continue
         if isinstance(node, ast.Import):
             yield from (alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):

@@ -72,7 +72,7 @@ def test_the_hold_is_bounded_when_no_words_ever_come():
     ex = robot()
 
     async def scenario():
-        h = Harness(ex, REPLIES[:1], AgentConfig(transcript_grace_s=1.0, listen_hold_max_s=6.0))
+        h = Harness(ex, REPLIES[:1], AgentConfig(transcript_grace_s=1.0, words_due_max_s=6.0))
         h.say("take me to the dinosaur hall")
         await h.at(1.0)
         h.core.voice_activity(True)  # a noise that the VAD never ends

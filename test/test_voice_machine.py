@@ -5,7 +5,7 @@ import itertools
 import pytest
 
 from phanthy_agent.conversation.dialogue_state import DialogueState
-from phanthy_agent.conversation.voice_machine import VoiceMachine, VoiceState, VoiceTimeouts
+from phanthy_agent.conversation.voice_machine import OpenSession, Say, VoiceMachine, VoiceState, VoiceTimeouts
 from support.fakes import FakeClock
 
 S = VoiceState
@@ -34,7 +34,7 @@ def advance(clock, machine, seconds, step=0.25):
 
 
 def says(effects):
-    return [e.text for e in effects if e.kind == "say"]
+    return [e.text for e in effects if isinstance(e, Say)]
 
 
 def a_reply(clock, m, state, text="The dinosaur hall is upstairs."):
@@ -51,7 +51,7 @@ def test_a_wake_opens_a_session_and_end_closes_it(m):
     assert machine.state is S.LISTENING and machine.session == ""
     effects = machine.wake()
     assert machine.state is S.RECOGNIZING and machine.session == "voice:1"
-    assert ("open_session", "voice:1") in [(e.kind, e.text) for e in effects]
+    assert OpenSession("voice:1") in effects
     a_reply(clock, machine, DialogueState.END)
     assert machine.state is S.LISTENING and machine.session == ""
     assert [h[2] for h in machine.history] == ["LISTENING", "RECOGNIZING", "THINKING", "PLAYING",

@@ -76,25 +76,25 @@ class Brain(Protocol):
         ...
 
 
-def latest_inputs(messages: List[Message]) -> List[str]:
-    """Inputs that arrived after the brain last spoke (what it has not answered yet)."""
+def unanswered(messages: List[Message], meta: str) -> List[str]:
+    """User messages of one kind (`meta`) since the brain last spoke, in order."""
     texts: List[str] = []
     for message in reversed(messages):
         if message.role == "assistant":
             break
-        if message.role == "user" and message.meta == META_INPUT:
+        if message.role == "user" and message.meta == meta:
             texts.append(message.content)
     return list(reversed(texts))
+
+
+def latest_inputs(messages: List[Message]) -> List[str]:
+    """Inputs that arrived after the brain last spoke (what it has not answered yet)."""
+    return unanswered(messages, META_INPUT)
 
 
 def latest_notices(messages: List[Message]) -> List[str]:
-    texts: List[str] = []
-    for message in reversed(messages):
-        if message.role == "assistant":
-            break
-        if message.role == "user" and message.meta == META_NOTICE:
-            texts.append(message.content)
-    return list(reversed(texts))
+    """Notices (action updates, the visitor's interruption) since the brain last spoke."""
+    return unanswered(messages, META_NOTICE)
 
 
 class FallbackBrain:

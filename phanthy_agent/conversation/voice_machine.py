@@ -34,7 +34,7 @@ import dataclasses
 import logging
 import uuid
 from enum import Enum
-from typing import Callable, List, Optional, Tuple
+from typing import Callable, List, Optional, Tuple, Union
 
 from .dialogue_state import DialogueState
 
@@ -72,9 +72,33 @@ EXIT_PHRASES = ("goodbye", "bye", "bye bye", "that's all", "that is all", "stop 
 
 
 @dataclasses.dataclass(frozen=True)
-class Effect:
-    kind: str  # "say" | "open_session" | "close_session" | "state" | "abort_turn" (a running turn)
-    text: str = ""
+class Say:
+    """Say a line (a re-prompt, the fallback, a goodbye)."""
+    text: str
+
+
+@dataclasses.dataclass(frozen=True)
+class OpenSession:
+    session: str
+
+
+@dataclasses.dataclass(frozen=True)
+class CloseSession:
+    session: str
+
+
+@dataclasses.dataclass(frozen=True)
+class StateChanged:
+    state: "VoiceState"
+
+
+@dataclasses.dataclass(frozen=True)
+class AbortTurn:
+    """Cancel the running turn (it took too long, or the speech failed)."""
+    reason: str
+
+
+Effect = Union[Say, OpenSession, CloseSession, StateChanged, AbortTurn]
 
 
 class VoiceMachine:
@@ -133,7 +157,7 @@ class VoiceMachine:
             effects = self._open_session() + self._recognize("wake", self.timeouts.wake_listen_s, "words")
         if self.state is VoiceState.RECOGNIZING:
             if self.continuous and self._is_exit(text):
-                effects = [Effect("say", self.lines.goodbye)] if self.lines.goodbye else []
+                effects = [Say(self.lines.goodbye)] if self.lines.goodbye else []
                 return effects + self._end_interaction(VoiceState.LISTENING, f"exit phrase {text!r}")
             self._speech_since = 0.0
             return effects + self._go(VoiceState.THINKING, "the visitor spoke", self.timeouts.thinking_s)
@@ -193,9 +217,9 @@ class VoiceMachine:
         line (not after a TTS failure), LISTENING."""
         if self.state in (VoiceState.STOPPED, VoiceState.LISTENING):
             return []
-        effects = [Effect("abort_turn", what)] if self._turn_running and not turn_over else []
+        effects = [AbortTurn(what)] if self._turn_running and not turn_over else []
         if what != "tts" and self.lines.fallback:
-            effects.append(Effect("say", self.lines.fallback))
+            effects.append(Say(self.lines.fallback))
         self._turn_running = False
         return effects + self._end_interaction(VoiceState.LISTENING, f"{what} failed")
 
@@ -214,7 +238,7 @@ class VoiceMachine:
             if self._waiting_for == "follow_up" and self._reprompts_left > 0:
                 self._reprompts_left -= 1
                 self._since = now
-                return [Effect("say", self.lines.reprompt)] + self._note("re-prompt: no answer yet")
+                return [Say(self.lines.reprompt)] + self._note("re-prompt: no answer yet")
             return self._end_interaction(VoiceState.LISTENING, f"no words for {waited:.1f} s")
         if self.state is VoiceState.THINKING:
             return self.failure(f"thinking ({waited:.0f} s without a reply)")
@@ -233,11 +257,11 @@ class VoiceMachine:
     def _open_session(self) -> List[Effect]:
         self.session = self._new_session_id()
         self.continuous = False
-        return [Effect("open_session", self.session)]
+        return [OpenSession(self.session)]
 
     def _close_session(self) -> List[Effect]:
         closed, self.session, self.continuous = self.session, "", False
-        return [Effect("close_session", closed)] if closed else []
+        return [CloseSession(closed)] if closed else []
 
     def _end_interaction(self, to: VoiceState, why: str) -> List[Effect]:
         if self.state is to and not self.session:
@@ -250,7 +274,7 @@ class VoiceMachine:
         self._since, self._wait_s = self._clock(), wait_s
         self.history.append((self._since, frm.value, to.value, why))
         log.info("voice: %s -> %s (%s)", frm.value, to.value, why)
-        return [Effect("state", to.value)]
+        return [StateChanged(to)]
 
     def _note(self, why: str) -> List[Effect]:
         self.history.append((self._clock(), self.state.value, self.state.value, why))

@@ -55,7 +55,7 @@ class TrackedAction:
 
 
 @dataclasses.dataclass
-class _EarlyCompletion:
+class _UnregisteredCompletion:
     status: str
     result_json: str
     error: str
@@ -63,16 +63,16 @@ class _EarlyCompletion:
 
 
 class ActionTracker:
-    def __init__(self, clock: Callable[[], float], early_ttl_s: float = 60.0,
-                 early_max: int = 256, history_max: int = 256,
+    def __init__(self, clock: Callable[[], float], unregistered_ttl_s: float = 60.0,
+                 unregistered_max: int = 256, history_max: int = 256,
                  on_change: Optional[Callable[[TrackedAction], None]] = None):
         self._clock = clock
         self._actions: "OrderedDict[str, TrackedAction]" = OrderedDict()
-        self._early: "OrderedDict[str, _EarlyCompletion]" = OrderedDict()
-        self._early_feedback: "OrderedDict[str, tuple]" = OrderedDict()
-        self._early_playback: "OrderedDict[str, tuple]" = OrderedDict()
-        self._early_ttl_s = early_ttl_s
-        self._early_max = early_max
+        self._unregistered: "OrderedDict[str, _UnregisteredCompletion]" = OrderedDict()
+        self._unregistered_feedback: "OrderedDict[str, tuple]" = OrderedDict()
+        self._unregistered_playback: "OrderedDict[str, tuple]" = OrderedDict()
+        self._unregistered_ttl_s = unregistered_ttl_s
+        self._unregistered_max = unregistered_max
         self._history_max = history_max
         self._on_change = on_change or (lambda action: None)
 
@@ -84,16 +84,16 @@ class ActionTracker:
                                now + max(0.0, timeout_s), turn_id)
         self._actions[action_id] = action
         self._trim_history()
-        early_playback = self._early_playback.pop(action_id, None)
-        if early_playback is not None:
-            action.t_first_audio, action.heard_text = early_playback
-        early_feedback = self._early_feedback.pop(action_id, None)
-        if early_feedback is not None:
-            action.t_first_feedback, action.last_progress_json = early_feedback
-        early = self._early.pop(action_id, None)
-        if early is not None:
+        unregistered_playback = self._unregistered_playback.pop(action_id, None)
+        if unregistered_playback is not None:
+            action.t_first_audio, action.heard_text = unregistered_playback
+        feedback = self._unregistered_feedback.pop(action_id, None)
+        if feedback is not None:
+            action.t_first_feedback, action.last_progress_json = feedback
+        completion = self._unregistered.pop(action_id, None)
+        if completion is not None:
             log.debug("applying completion of %s that arrived before registration", action_id)
-            self._finish(action, early.status, early.result_json, early.error, early.t)
+            self._finish(action, completion.status, completion.result_json, completion.error, completion.t)
         return action
 
     def complete(self, action_id: str, status: str, result_json: str = "",
@@ -106,7 +106,7 @@ class ActionTracker:
             status = FAILED
         action = self._actions.get(action_id)
         if action is None:
-            self._keep_early(action_id, _EarlyCompletion(status, result_json, error, self._clock()))
+            self._keep_unregistered(action_id, _UnregisteredCompletion(status, result_json, error, self._clock()))
             return None
         if action.terminal:
             log.debug("ignoring %s for %s: already %s", status, action_id, action.status)
@@ -117,10 +117,10 @@ class ActionTracker:
     def feedback(self, action_id: str, progress_json: str) -> None:
         action = self._actions.get(action_id)
         if action is None:  # feedback can overtake registration too
-            first = self._early_feedback.pop(action_id, (self._clock(), ""))[0]
-            self._early_feedback[action_id] = (first, progress_json)
-            while len(self._early_feedback) > self._early_max:
-                self._early_feedback.popitem(last=False)
+            first = self._unregistered_feedback.pop(action_id, (self._clock(), ""))[0]
+            self._unregistered_feedback[action_id] = (first, progress_json)
+            while len(self._unregistered_feedback) > self._unregistered_max:
+                self._unregistered_feedback.popitem(last=False)
             return
         if action.terminal:
             return
@@ -137,10 +137,10 @@ class ActionTracker:
         heard_at = stamp if stamp and now - STAMP_TRUST_S <= stamp <= now else now  # 0: none
         action = self._actions.get(action_id)
         if action is None:  # playback can overtake registration too
-            first = self._early_playback.pop(action_id, (0.0, ""))[0]
-            self._early_playback[action_id] = (first or (heard_at if playing else 0.0), heard_text)
-            while len(self._early_playback) > self._early_max:
-                self._early_playback.popitem(last=False)
+            first = self._unregistered_playback.pop(action_id, (0.0, ""))[0]
+            self._unregistered_playback[action_id] = (first or (heard_at if playing else 0.0), heard_text)
+            while len(self._unregistered_playback) > self._unregistered_max:
+                self._unregistered_playback.popitem(last=False)
             return
         action.heard_text = heard_text
         if playing and not action.t_first_audio:
@@ -167,6 +167,10 @@ class ActionTracker:
     def get(self, action_id: str) -> Optional[TrackedAction]:
         return self._actions.get(action_id)
 
+    def unregistered_count(self) -> int:
+        """Results kept for actions not registered yet (bounded by unregistered_max)."""
+        return len(self._unregistered)
+
     def outstanding(self, acting_only: bool = True) -> List[TrackedAction]:
         return [a for a in self._actions.values()
                 if not a.terminal and (a.acting or not acting_only)]
@@ -191,12 +195,12 @@ class ActionTracker:
         action.status, action.result_json, action.error, action.t_end = status, result_json, error, t
         self._on_change(action)
 
-    def _keep_early(self, action_id: str, completion: _EarlyCompletion) -> None:
+    def _keep_unregistered(self, action_id: str, completion: _UnregisteredCompletion) -> None:
         now = completion.t
-        while self._early and (len(self._early) >= self._early_max
-                               or now - next(iter(self._early.values())).t > self._early_ttl_s):
-            self._early.popitem(last=False)
-        self._early[action_id] = completion
+        while self._unregistered and (len(self._unregistered) >= self._unregistered_max
+                               or now - next(iter(self._unregistered.values())).t > self._unregistered_ttl_s):
+            self._unregistered.popitem(last=False)
+        self._unregistered[action_id] = completion
 
     def _trim_history(self) -> None:
         while len(self._actions) > self._history_max:

@@ -12,6 +12,7 @@ import asyncio
 import dataclasses
 import json
 import logging
+import uuid
 from typing import Callable, List, Optional, Protocol, Sequence, Tuple
 
 from phanthy_common.interruption import InterruptionPolicy
@@ -52,7 +53,7 @@ class AgentConfig:
     cancel_confirm_timeout_s: float = 2.0
     session: str = "main"
     transcript_grace_s: float = 2.0  # after the visitor stops speaking, wait this long for the text
-    listen_hold_max_s: float = 15.0  # bound on one hold, whatever the VAD says
+    words_due_max_s: float = 15.0  # bound on waiting for one visitor's words, whatever the VAD says
     history_turns: int = 12
     history_chars: int = 24_000
     voice: bool = False  # a microphone feeds this agent: run the voice state machine
@@ -64,6 +65,24 @@ class AgentConfig:
     speech_role: str = "visitor"  # role of transcripts (whoever stands in front of the robot)
     default_role: str = "operator"  # role of other events without one (inbox, scheduler, peers)
     keep_voice_history: bool = False  # keep closed voice sessions' turns on disk
+
+
+@dataclasses.dataclass(eq=False)
+class TurnHandle:
+    """The running turn as the core holds it (in the spirit of LiveKit's SpeechHandle): its id,
+    its task, why it is being cancelled, and one way to cancel it."""
+
+    turn_id: str
+    runner: Optional[TurnRunner] = None
+    task: Optional[asyncio.Future] = None
+    cancel_reason: str = ""
+
+    def cancel(self, reason: str) -> bool:
+        if self.cancel_reason or self.task is None:
+            return False
+        self.cancel_reason = reason
+        self.task.cancel()
+        return True
 
 
 @dataclasses.dataclass(frozen=True)
@@ -111,7 +130,7 @@ class AgentCore:
         self.conversation = VoiceConversation(self)
         self.tracker = ActionTracker(clock, on_change=self._on_action_change)
         self.inbox = Inbox(InboxConfig(config.interrupt_mode, config.interruption),
-                           on_change=self._wake,
+                           on_change=self._signal_change,
                            session_of=lambda event: self.sessions.key_for(event, self.voice.session))
         self.hooks = HookDispatcher(self.registry, executor.fire_hook)
         self.session = config.session
@@ -119,11 +138,10 @@ class AgentCore:
         self.robot_status: Sequence[str] = ()
         self.peers: Sequence[Tuple[str, str]] = ()
         self.turns_done = 0
-        self._runner: Optional[TurnRunner] = None
-        self._task: Optional[asyncio.Future] = None
+        self._turn: Optional[TurnHandle] = None  # the running turn
         self._starts: List[Event] = []  # events that start the next turn (idle or interrupt)
         self._busy = False
-        self._hold_until = 0.0  # a visitor is speaking: their transcript is on its way
+        self._words_due_until = 0.0  # a visitor is speaking: their transcript is on its way
         self._visitor_speaking = False
         self._words_arrived = False  # a final transcript came since the visitor last (re)started
         self._changed = asyncio.Event()
@@ -145,7 +163,7 @@ class AgentCore:
             log.info("session %s starts afresh (/new from %s)", key, event.source)
             self.emit("session_reset", self._turn_id(), text=key)
             return Routing(Decision.DROP, "/new: session reset")
-        if self._runner is not None and self._runner.cancel_reason:
+        if self._turn is not None and self._turn.cancel_reason:
             routing = self.inbox.decide(event, busy=True, in_flight_texts=self._in_flight(),
                                         turn_session=self._turn_session())
             if routing.decision is Decision.INTERRUPT or routing.decision is Decision.START:
@@ -153,9 +171,9 @@ class AgentCore:
                 return routing
         if event.is_transcript and event.is_final:
             self._words_arrived = True
-            if self._hold_until:
-                self._hold_until = 0.0  # the words arrived, whatever becomes of them
-                self._wake()
+            if self._words_due_until:
+                self._words_due_until = 0.0  # the words arrived, whatever becomes of them
+                self._signal_change()
         routing = self.inbox.submit(event, busy=self._busy, in_flight_texts=self._in_flight(),
                                     speaking=self.current_state() == "speaking",
                                     turn_session=self._turn_session(),
@@ -172,10 +190,10 @@ class AgentCore:
         if routing.decision is Decision.START:
             self._busy = True
             self._starts.append(event)
-            self._wake()
+            self._signal_change()
         elif routing.decision is Decision.INTERRUPT:
             self._starts.append(event)
-            self._cancel_turn("interrupted")
+            self.cancel_turn("interrupted")
         if routing.decision is not Decision.DROP and self.config.voice and is_voice(event):
             self.conversation.apply(self.voice.transcript(event.text))
         self.emit({Decision.START: "accepted", Decision.STEER: "steering", Decision.QUEUE: "queued",
@@ -194,15 +212,15 @@ class AgentCore:
         self._visitor_speaking = speaking
         if speaking:  # an onset, or speech resuming after a pause: more words are on their way
             self._words_arrived = False
-            self._hold_until = now + self.config.listen_hold_max_s
+            self._words_due_until = now + self.config.words_due_max_s
         elif self._words_arrived:
             # the ASR handed the words out at the pause hint, before the VAD's end of speech
-            # (early final): nothing more to wait for (measured: re-arming here cost 2 s in 8 %
+            # (a final before the offset): nothing more to wait for (measured: re-arming here cost 2 s in 8 %
             # of voice turns)
-            self._hold_until = 0.0
+            self._words_due_until = 0.0
         else:
-            self._hold_until = now + self.config.transcript_grace_s
-        self._wake()
+            self._words_due_until = now + self.config.transcript_grace_s
+        self._signal_change()
 
     def wake(self, keyword: str) -> None:
         """A wake word or phrase was heard (voice/wake)."""
@@ -213,12 +231,12 @@ class AgentCore:
     def recognition_failed(self, error: str) -> None:
         """The ASR failed on what a visitor said (voice/transcript with `error`)."""
         log.error("speech recognition failed: %s", error)
-        self._hold_until = 0.0  # no words are coming
+        self._words_due_until = 0.0  # no words are coming
         self.conversation.apply(self.voice.recognition_failed())
 
-    def listening_hold(self) -> float:
-        """Deadline of the current hold, or 0.0 when nobody's words are pending."""
-        return self._hold_until if self._hold_until > self.clock() else 0.0
+    def words_due_until(self) -> float:
+        """Until when a visitor's words are due (they are speaking, or just stopped), 0.0 when none are."""
+        return self._words_due_until if self._words_due_until > self.clock() else 0.0
 
     def update_manifest(self, driver: str, tools_json: str) -> List[str]:
         errors = self.registry.update_manifest(driver, tools_json)
@@ -253,8 +271,8 @@ class AgentCore:
 
     def stop(self) -> None:
         self._stopping = True
-        self._cancel_turn("cancelled")
-        self._wake()
+        self.cancel_turn("cancelled")
+        self._signal_change()
 
     def _take_triggers(self) -> List[Event]:
         if self._starts:
@@ -268,33 +286,33 @@ class AgentCore:
         voice_turn = bool(self.voice.session) and self.session == self.voice.session
         if voice_turn:
             self.conversation.apply(self.voice.turn_started())
-        runner = TurnRunner(self, triggers)
-        self._runner = runner
-        task = self._task = asyncio.ensure_future(runner.run())
-        done, _ = await asyncio.wait({task}, timeout=self.config.turn_timeout_s)
+        turn = self._turn = TurnHandle(uuid.uuid4().hex[:12])
+        turn.runner = runner = TurnRunner(self, triggers, turn.turn_id, lambda: turn.cancel_reason)
+        turn.task = asyncio.ensure_future(runner.run())
+        done, _ = await asyncio.wait({turn.task}, timeout=self.config.turn_timeout_s)
         if not done:
-            log.error("turn %s exceeded turn_timeout_s=%.0f", runner.turn_id, self.config.turn_timeout_s)
-            self._cancel_turn("timeout")
-        result = await task
+            log.error("turn %s exceeded turn_timeout_s=%.0f", turn.turn_id, self.config.turn_timeout_s)
+            turn.cancel("timeout")
+        result = await turn.task
         if result.end_reason == "timeout" and not result.error:
             result.error = f"turn_timeout_s ({self.config.turn_timeout_s:.0f} s) exceeded"
         self.sessions.record_turn(self.session, runner.history_messages())
-        self._runner, self._task = None, None
+        self._turn = None
         if voice_turn:
             self.conversation.turn_ended(runner, result)
         self.conversation.say_pending_lines()
         self.turns_done += 1
-        self.emit("turn_ended", runner.turn_id, status=result.end_reason, text=result.reply[:200])
+        self.emit("turn_ended", turn.turn_id, status=result.end_reason, text=result.reply[:200])
         self.sink.turn(result)
         self.refresh_state()
 
-    def _cancel_turn(self, reason: str) -> None:
-        runner = self._runner
-        if runner is None or runner.cancel_reason:
-            return
-        runner.cancel_reason = reason
-        if self._task is not None:
-            self._task.cancel()
+    def cancel_turn(self, reason: str) -> None:
+        """Cancel the running turn (interrupted, timeout, cancelled); once, the first reason wins."""
+        if self._turn is not None:
+            self._turn.cancel(reason)
+
+    def turn_running(self) -> bool:
+        return self._turn is not None
 
     # --- helpers for the turn --------------------------------------------------------------
     async def wait_for_change(self, deadline: Optional[float]) -> None:
@@ -307,12 +325,16 @@ class AgentCore:
             pass
         self._changed.clear()
 
-    def _wake(self) -> None:
+    def _signal_change(self) -> None:
         self._changed.set()
 
     def emit(self, kind: str, turn_id: str, tool: str = "", action_id: str = "",
              status: str = "", text: str = "") -> None:
         self.sink.event(kind, turn_id, tool, action_id, status, text)
+
+    def note_brain(self, name: str) -> None:
+        """The brain that answered the turn's last step (shown in the agent state)."""
+        self.last_brain = name or self.last_brain
 
     def speech_tool(self) -> Optional[RegisteredTool]:
         return self.registry.speech_tool()
@@ -328,21 +350,21 @@ class AgentCore:
 
     def _turn_session(self) -> Optional[str]:
         """The session of the running turn, or of the turn about to start; None when idle."""
-        if self._runner is not None:
+        if self._turn is not None:
             return self.session
         if self._starts:
             return self.sessions.key_for(self._starts[0], self.voice.session)
         return None
 
     def _in_flight(self) -> List[str]:
-        return list(self._runner.inputs) if self._runner is not None else []
+        return list(self._turn.runner.inputs) if self._turn is not None else []
 
     def _turn_id(self) -> str:
-        return self._runner.turn_id if self._runner is not None else ""
+        return self._turn.turn_id if self._turn is not None else ""
 
     # --- state -----------------------------------------------------------------------------
     def current_state(self) -> str:
-        runner = self._runner
+        runner = self._turn.runner if self._turn is not None else None
         if runner is not None and runner.thinking:
             return "thinking"
         outstanding = self.tracker.outstanding()
@@ -355,9 +377,15 @@ class AgentCore:
         return "thinking" if (runner is not None or self._busy) else "idle"
 
     def refresh_state(self) -> None:
-        state = self.current_state()
+        """The facts changed (a turn, an action, speech): tell the voice machine whether the
+        robot is audible, then publish the status."""
         if self.config.voice:
-            self.conversation.apply(self.voice.audio(state == "speaking"))
+            self.conversation.apply(self.voice.audio(self.current_state() == "speaking"))
+        self.publish_status()
+
+    def publish_status(self) -> None:
+        """Publish the agent's state if it changed (and fire the state's hook)."""
+        state = self.current_state()
         status = AgentStatus(state, self.voice.state.value, self.session,
                              len(self.tracker.outstanding()), self.last_brain or "")
         if status == self._last_status:
@@ -390,7 +418,7 @@ class AgentCore:
                 asyncio.get_running_loop().call_soon(self.submit, event)
         self.emit("action_done", action.turn_id, tool=action.tool, action_id=action.action_id,
                   status=action.status, text=action.error or action.result_json[:200])
-        self._wake()
+        self._signal_change()
         self.refresh_state()
 
     def role_of(self, event: Event) -> str:

@@ -19,19 +19,19 @@ import json
 import logging
 import uuid
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Protocol, Sequence
 
 from phanthy_common.sentences import bound_speech, complete_sentences, unspoken
 
-from ..brains.base import BrainReply, BrainRequest, BrainUnavailable, Message, ToolCallRequest
-from .action_tracker import CANCELLED, FAILED, TIMEOUT, TrackedAction
-from .context import notice_message
-from .heard import heard_text
+from ..brains.base import Brain, BrainReply, BrainRequest, BrainUnavailable, Message, ToolCallRequest
+from .action_tracker import CANCELLED, FAILED, TIMEOUT, ActionTracker, TrackedAction
+from .context import ContextBuilder, ConversationHistory, StatusSnapshot, notice_message
 from .events import Event
-from .tools import RegisteredTool, ToolError, least_trusted
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .agent import AgentCore
+from .executor import ToolExecutor
+from .heard import heard_text
+from .hooks import HookDispatcher
+from .inbox import Inbox
+from .tools import RegisteredTool, ToolError, ToolRegistry, least_trusted
 
 log = logging.getLogger(__name__)
 
@@ -46,8 +46,38 @@ class Wait(Enum):
     MESSAGE = "message"  # a steering message arrived first
 
 
-class TurnCancelled(Exception):
-    pass
+class CoreServices(Protocol):
+    """What the agent core offers the parts it runs (a turn, the voice side)."""
+
+    config: Any  # AgentConfig
+    executor: ToolExecutor
+    tracker: ActionTracker
+
+    def emit(self, kind: str, turn_id: str, tool: str = "", action_id: str = "", status: str = "",
+             text: str = "") -> None: ...
+    def speech_tool(self) -> Optional[RegisteredTool]: ...
+    def refresh_state(self) -> None: ...
+
+
+class TurnHost(CoreServices, Protocol):
+    """What a turn may ask of the agent core, and nothing more: the parts it drives (brain,
+    drivers, registry, action tracker, inbox, hooks, context), the session it runs in, and a
+    few services. The core (AgentCore) is one; a test can be another."""
+
+    clock: Callable[[], float]
+    brain: Brain
+    registry: ToolRegistry
+    inbox: Inbox
+    hooks: HookDispatcher
+    context: ContextBuilder
+    session: str
+    history: ConversationHistory
+
+    async def wait_for_change(self, deadline: Optional[float]) -> None: ...
+    def status(self) -> StatusSnapshot: ...
+    def role_of(self, event: Event) -> str: ...
+    def words_due_until(self) -> float: ...
+    def note_brain(self, name: str) -> None: ...
 
 
 @dataclasses.dataclass
@@ -74,26 +104,30 @@ class TurnResult:
 
 
 class TurnRunner:
-    def __init__(self, core: "AgentCore", triggers: Sequence[Event]):
-        self.core = core
-        self.cfg = core.config
-        self.turn_id = uuid.uuid4().hex[:12]
+    """Runs one turn for its host. `cancel_reason()` says why the host cancelled the turn's task
+    (the host's turn handle holds it: interrupted, timeout, cancelled)."""
+
+    def __init__(self, host: TurnHost, triggers: Sequence[Event], turn_id: str = "",
+                 cancel_reason: Callable[[], str] = lambda: ""):
+        self.host = host
+        self.cfg = host.config
+        self.turn_id = turn_id or uuid.uuid4().hex[:12]
         self.triggers = list(triggers)
         self._events: List[Event] = list(triggers)  # every input event, for the role
         self.inputs: List[str] = []
         self.thinking = False
-        self.cancel_reason = ""
+        self._cancel_reason = cancel_reason
         self._messages: List[Message] = []
         self._history_start = 0
         self._calls: List[Dict[str, Any]] = []
         self._final_text = ""
         self._unspoken: List[str] = []  # reply text there was no speech tool to say
-        self._spoken_early = ""  # the start of the current step's reply, said while it was written
+        self._said_while_written = ""  # the start of the current step's reply, said while it was written
         self.dialogue_state_raw: Any = None  # the finish call's raw arguments (voice turns)
         self.result = TurnResult(
-            self.turn_id, core.session, self.triggers[0].source if self.triggers else "",
+            self.turn_id, host.session, self.triggers[0].source if self.triggers else "",
             self.inputs, self._calls, "", "finished",
-            min((e.stamp for e in self.triggers if e.stamp), default=core.clock()))
+            min((e.stamp for e in self.triggers if e.stamp), default=host.clock()))
         first = self.triggers[0] if self.triggers else None
         if first is not None:
             self.result.t_speech_end = first.t_speech_end
@@ -102,34 +136,34 @@ class TurnRunner:
 
     # --- entry point -----------------------------------------------------------------------
     async def run(self) -> TurnResult:
-        core, result = self.core, self.result
-        core.emit("turn_started", self.turn_id, text=" | ".join(e.text for e in self.triggers))
+        host, result = self.host, self.result
+        host.emit("turn_started", self.turn_id, text=" | ".join(e.text for e in self.triggers))
         self.inputs.extend(e.text for e in self.triggers)
-        self._messages = core.context.build(core.registry.visible_tools(), core.status(),
-                                            core.history.messages(), self.inputs)
+        self._messages = host.context.build(host.registry.visible_tools(), host.status(),
+                                            host.history.messages(), self.inputs)
         self._history_start = len(self._messages) - len(self.inputs)
         try:
             await self._steps()
         except asyncio.CancelledError:
             # interrupt mode or the turn timeout: the core cancelled us and said why
-            result.end_reason = self.cancel_reason or "cancelled"
+            result.end_reason = self._cancel_reason() or "cancelled"
             self._stop_everything(f"turn {result.end_reason}")
             await self._confirm_cancels()
         except BrainUnavailable as exc:
             log.error("turn %s: no brain could answer: %s", self.turn_id, exc)
             result.end_reason, result.error = "error", f"brain unavailable: {exc}"
-            core.hooks.fire("on_error")
+            host.hooks.fire("on_error")
             self._stop_everything("brain unavailable")
             await self._confirm_cancels()
         except Exception as exc:  # a bug must end the turn, not the agent
             log.exception("turn %s failed", self.turn_id)
             result.end_reason, result.error = "error", f"{type(exc).__name__}: {exc}"
-            core.hooks.fire("on_error")
+            host.hooks.fire("on_error")
             self._stop_everything("internal error")
             await self._confirm_cancels()
         finally:
             self.thinking = False
-            result.t_end = core.clock()
+            result.t_end = host.clock()
             result.reply = self._reply_as_heard()
             result.written = self._final_text
             self._report_unspoken()
@@ -140,7 +174,7 @@ class TurnRunner:
     def _settle_call_entries(self) -> None:
         """The record shows how each action ended, not that it started."""
         for entry in self._calls:
-            action = self.core.tracker.get(entry["action_id"]) if entry["action_id"] else None
+            action = self.host.tracker.get(entry["action_id"]) if entry["action_id"] else None
             if action is not None:
                 entry.update(status=action.status if action.terminal else "running",
                              t_end=action.t_end)
@@ -177,7 +211,7 @@ class TurnRunner:
             self._messages.append(Message("assistant", reply.content, tool_calls=calls))
             if reply.content.strip():
                 self._final_text = reply.content
-                rest = unspoken(reply.content, self._spoken_early)
+                rest = unspoken(reply.content, self._said_while_written)
                 if rest:
                     await self._say(rest)
             if not calls:
@@ -196,16 +230,16 @@ class TurnRunner:
     def role(self) -> str:
         """The least trusted role among the turn's inputs: a visitor's words steered into an
         operator's turn do not borrow the operator's rights."""
-        return least_trusted(self.core.role_of(e) for e in self._events)
+        return least_trusted(self.host.role_of(e) for e in self._events)
 
     def _inject_pending(self) -> None:
-        steered = self.core.inbox.take_steering()
+        steered = self.host.inbox.take_steering()
         self._events.extend(steered)
         for event in steered:
             self.inputs.append(event.text)
             self._messages.append(Message("user", event.text, meta="input"))
-            self.core.emit("steered", self.turn_id, text=event.text)
-        ended = self.core.tracker.take_unreported()
+            self.host.emit("steered", self.turn_id, text=event.text)
+        ended = self.host.tracker.take_unreported()
         if ended:
             self._messages.append(notice_message(ended))
 
@@ -215,52 +249,52 @@ class TurnRunner:
         ~30 tokens/s, the first audio comes after its first sentence, not after the whole reply.
         A reply that arrives whole (the speech not yet started when the step returns) is said
         in one piece."""
-        core = self.core
+        host = self.host
         written = ""
-        early: Optional[asyncio.Future] = None
-        early_started = False
-        self._spoken_early = ""
+        speech_while_written: Optional[asyncio.Future] = None
+        speech_started = False
+        self._said_while_written = ""
 
-        async def say_early(text: str) -> None:
-            nonlocal early_started
-            early_started = True
+        async def say_while_written(text: str) -> None:
+            nonlocal speech_started
+            speech_started = True
             await self._say(text)
 
         def on_text(delta: str) -> None:
-            nonlocal written, early
+            nonlocal written, speech_while_written
             if not self.result.t_first_token:
-                self.result.t_first_token = core.clock()
-            if early is not None or not self.cfg.stream_speech or core.speech_tool() is None:
+                self.result.t_first_token = host.clock()
+            if speech_while_written is not None or not self.cfg.stream_speech or host.speech_tool() is None:
                 return
             written += delta
             ready = bound_speech(complete_sentences(written), self.cfg.max_spoken_chars)
             if ready.strip():
-                self._spoken_early = ready
-                early = asyncio.ensure_future(say_early(ready))
+                self._said_while_written = ready
+                speech_while_written = asyncio.ensure_future(say_while_written(ready))
 
-        request = BrainRequest(list(self._messages), [t.spec() for t in core.registry.visible_tools()],
+        request = BrainRequest(list(self._messages), [t.spec() for t in host.registry.visible_tools()],
                                on_text)
         self.thinking = True
-        core.refresh_state()
+        host.refresh_state()
         try:
-            reply = await core.brain.step(request)
+            reply = await host.brain.step(request)
         except BaseException:
-            if early is not None:
-                early.cancel()  # a started speech is stopped with the turn
+            if speech_while_written is not None:
+                speech_while_written.cancel()  # a started speech is stopped with the turn
             raise
         finally:
             self.thinking = False
-            core.refresh_state()
-        if early is not None and not early_started:
-            early.cancel()  # it never ran: the whole reply is said in one piece
-            self._spoken_early = ""
-        elif early is not None:
-            await early  # its speak action is started (or skipped) before anything else runs
+            host.refresh_state()
+        if speech_while_written is not None and not speech_started:
+            speech_while_written.cancel()  # it never ran: the whole reply is said in one piece
+            self._said_while_written = ""
+        elif speech_while_written is not None:
+            await speech_while_written  # its speak action is started (or skipped) before anything else runs
         if not self.result.t_first_token:
-            self.result.t_first_token = core.clock()
+            self.result.t_first_token = host.clock()
         if reply.brain and (not self.result.brains or self.result.brains[-1] != reply.brain):
             self.result.brains.append(reply.brain)
-        core.last_brain = reply.brain or core.last_brain
+        host.note_brain(reply.brain)
         if len(reply.content) > MAX_REPLY_CHARS:
             log.warning("turn %s: reply of %d characters truncated", self.turn_id, len(reply.content))
             reply.content = reply.content[:MAX_REPLY_CHARS]
@@ -282,10 +316,10 @@ class TurnRunner:
                                          "not finished yet: read the action updates"})
                 self._skip(rest, "not run: it came after finish")
                 return ended
-            tool = self.core.registry.resolve(call.name)
+            tool = self.host.registry.resolve(call.name)
             if tool is None:
                 self._reject(call, f"unknown tool {call.name!r}; available: " + ", ".join(
-                    t.visible_name for t in self.core.registry.visible_tools()))
+                    t.visible_name for t in self.host.registry.visible_tools()))
                 continue
             if not tool.decl.allows(self.role):
                 log.warning("turn %s: %s refused for role %s", self.turn_id, call.name, self.role)
@@ -293,7 +327,7 @@ class TurnRunner:
                                    f"is a {self.role}; it needs {' or '.join(tool.decl.x_roles)})")
                 continue
             try:
-                args = self.core.registry.parse_args(tool, call.arguments)
+                args = self.host.registry.parse_args(tool, call.arguments)
             except ToolError as exc:
                 log.warning("turn %s: %s", self.turn_id, exc)
                 self._reject(call, str(exc))
@@ -302,7 +336,7 @@ class TurnRunner:
                 self._skip([call] + rest, SKIPPED_FOR_INPUT)
                 return False
             self._tool_result(call, await self._execute(tool, args))
-            if rest and self.core.inbox.has_steering():
+            if rest and self.host.inbox.has_steering():
                 self._skip(rest, SKIPPED_FOR_INPUT)
                 return False
         return False
@@ -315,11 +349,11 @@ class TurnRunner:
             self._stop_everything("new message while finishing")
             await self._confirm_cancels()
             return True
-        if self.core.inbox.has_steering() and any(a.status == CANCELLED for a in self._speech_actions()):
+        if self.host.inbox.has_steering() and any(a.status == CANCELLED for a in self._speech_actions()):
             # the visitor cut the robot off (barge-in stopped the speech before the words came)
             self.result.end_reason = "interrupted"
             return True
-        failed = [a for a in self.core.tracker.for_turn(self.turn_id)
+        failed = [a for a in self.host.tracker.for_turn(self.turn_id)
                   if a.acting and not a.reported and a.status in (FAILED, TIMEOUT)]
         if failed and self.cfg.report_failures and self.result.steps < self.cfg.max_steps:
             log.info("turn %s: %d action(s) failed; giving the model a step to react",
@@ -332,20 +366,20 @@ class TurnRunner:
     async def _execute(self, tool: RegisteredTool, args: dict) -> Dict[str, Any]:
         if tool.builtin:
             return self._builtin(tool, args)
-        core = self.core
+        host = self.host
         entry = {"tool": tool.visible_name, "args": args, "action_id": "", "status": "",
-                 "t_start": core.clock(), "t_end": 0.0}
+                 "t_start": host.clock(), "t_end": 0.0}
         self._calls.append(entry)
-        core.emit("tool_call", self.turn_id, tool=tool.visible_name, text=json.dumps(args, ensure_ascii=False))
-        started = await core.executor.start(tool.driver, tool.decl.name, args)
+        host.emit("tool_call", self.turn_id, tool=tool.visible_name, text=json.dumps(args, ensure_ascii=False))
+        started = await host.executor.start(tool.driver, tool.decl.name, args)
         if not started.accepted:
-            entry.update(status=FAILED, t_end=core.clock(), error=started.error or "the driver rejected the call")
-            core.emit("tool_result", self.turn_id, tool=tool.visible_name, status=FAILED, text=started.error)
+            entry.update(status=FAILED, t_end=host.clock(), error=started.error or "the driver rejected the call")
+            host.emit("tool_result", self.turn_id, tool=tool.visible_name, status=FAILED, text=started.error)
             return {"status": FAILED, "error": started.error or "the driver rejected the call"}
         entry["action_id"] = started.action_id
-        action = core.tracker.register(started.action_id, tool.visible_name, tool.driver, args,
+        action = host.tracker.register(started.action_id, tool.visible_name, tool.driver, args,
                                        tool.decl.acting, tool.decl.timeout_s, self.turn_id)
-        core.refresh_state()
+        host.refresh_state()
         if tool.decl.acting and not action.terminal:
             entry["status"] = "started"
             return {"action_id": action.action_id, "status": "started"}
@@ -357,21 +391,21 @@ class TurnRunner:
 
     def _builtin(self, tool: RegisteredTool, args: dict) -> Dict[str, Any]:
         if tool.decl.name == "cancel_action":
-            action = self.core.tracker.get(args["action_id"])
+            action = self.host.tracker.get(args["action_id"])
             if action is None:
                 return {"error": f"no action with id {args['action_id']!r}"}
             if action.terminal:
                 return {"status": action.status, "note": "it had already ended"}
-            self.core.executor.cancel(action.action_id)
+            self.host.executor.cancel(action.action_id)
             return {"status": "cancel requested"}
-        if tool.decl.name == "load_skill" and self.core.context.skills is not None:
-            return self.core.context.skills.load(args["name"], [t.visible_name for t in
-                                                                self.core.registry.visible_tools()])
+        if tool.decl.name == "load_skill" and self.host.context.skills is not None:
+            return self.host.context.skills.load(args["name"], [t.visible_name for t in
+                                                                self.host.registry.visible_tools()])
         return {"error": f"built-in tool {tool.decl.name} is not callable here"}
 
     async def _say(self, text: str) -> None:
         """Speak reply text through the configured speech tool (an acting tool like any other)."""
-        tool = self.core.speech_tool()
+        tool = self.host.speech_tool()
         if tool is None:
             if self.cfg.speak_tool:  # configured, but no driver offers it (now)
                 self._unspoken.append(text)
@@ -385,7 +419,7 @@ class TurnRunner:
     def _tool_result(self, call: ToolCallRequest, payload: Dict[str, Any]) -> None:
         text = json.dumps(payload, ensure_ascii=False, default=str)
         self._messages.append(Message("tool", text, tool_call_id=call.id))
-        self.core.emit("tool_result", self.turn_id, tool=call.name,
+        self.host.emit("tool_result", self.turn_id, tool=call.name,
                        action_id=str(payload.get("action_id", "")), status=str(payload.get("status", "")),
                        text=text)
 
@@ -402,7 +436,7 @@ class TurnRunner:
         self._tool_result(call, {"error": error})
 
     def _record_unrun(self, call: ToolCallRequest, status: str, error: str) -> None:
-        now = self.core.clock()
+        now = self.host.clock()
         self._calls.append({"tool": call.name, "args": _as_recorded(call.arguments), "action_id": "",
                             "status": status, "error": error[:500], "t_start": now, "t_end": now})
 
@@ -412,56 +446,56 @@ class TurnRunner:
         way (VAD says someone speaks: hold for the transcript). A steering message ends the
         wait: before an acting tool always (the model re-plans first), at finish only while
         something still runs (otherwise the turn is done and the message starts the next)."""
-        core = self.core
+        host = self.host
         while True:
             self._expire()
-            running = bool(core.tracker.outstanding())
-            steering = core.inbox.has_steering()
-            hold = core.listening_hold()
+            running = bool(host.tracker.outstanding())
+            steering = host.inbox.has_steering()
+            hold = host.words_due_until()
             if steering and (before_acting or running):
                 return Wait.MESSAGE
             if not running and (not hold or steering):
                 return Wait.DONE
-            deadlines = [d for d in (core.tracker.next_deadline(), hold) if d]
-            await core.wait_for_change(min(deadlines) if deadlines else None)
+            deadlines = [d for d in (host.tracker.next_deadline(), hold) if d]
+            await host.wait_for_change(min(deadlines) if deadlines else None)
 
     async def _wait_for(self, action: TrackedAction) -> None:
         while not action.terminal:
             self._expire()
             if action.terminal:
                 break
-            await self.core.wait_for_change(action.deadline)
+            await self.host.wait_for_change(action.deadline)
 
     def _expire(self) -> None:
-        for action in self.core.tracker.expire():
+        for action in self.host.tracker.expire():
             log.warning("action %s (%s) timed out: cancelling it", action.action_id, action.tool)
-            self.core.executor.cancel(action.action_id)
+            self.host.executor.cancel(action.action_id)
 
     def _stop_everything(self, why: str) -> None:
         """Interrupt: fire on_interrupt_all and the specific hooks, cancel outstanding actions."""
-        core = self.core
-        core.hooks.fire("on_interrupt_all", *self.cfg.interrupt_hooks)
-        for action in core.tracker.outstanding(acting_only=False):
+        host = self.host
+        host.hooks.fire("on_interrupt_all", *self.cfg.interrupt_hooks)
+        for action in host.tracker.outstanding(acting_only=False):
             log.info("cancelling %s %s (%s)", action.tool, action.action_id, why)
-            core.executor.cancel(action.action_id)
+            host.executor.cancel(action.action_id)
 
     async def _confirm_cancels(self) -> None:
         """Give drivers a moment to confirm cancellation; end the rest locally."""
-        core = self.core
-        deadline = core.clock() + self.cfg.cancel_confirm_timeout_s
-        while core.tracker.outstanding(acting_only=False) and core.clock() < deadline:
-            await core.wait_for_change(deadline)
-        for action in core.tracker.outstanding(acting_only=False):
+        host = self.host
+        deadline = host.clock() + self.cfg.cancel_confirm_timeout_s
+        while host.tracker.outstanding(acting_only=False) and host.clock() < deadline:
+            await host.wait_for_change(deadline)
+        for action in host.tracker.outstanding(acting_only=False):
             log.warning("driver %s did not confirm cancelling %s in %.1f s", action.driver,
                         action.action_id, self.cfg.cancel_confirm_timeout_s)
-            core.tracker.abandon(action.action_id, CANCELLED, "cancel not confirmed by the driver")
+            host.tracker.abandon(action.action_id, CANCELLED, "cancel not confirmed by the driver")
 
     # --- what the visitor heard ------------------------------------------------------------
     def _speech_actions(self) -> List[TrackedAction]:
-        speech = self.core.speech_tool()
+        speech = self.host.speech_tool()
         if speech is None:
             return []
-        return [a for a in self.core.tracker.for_turn(self.turn_id)
+        return [a for a in self.host.tracker.for_turn(self.turn_id)
                 if a.driver == speech.driver and a.tool == speech.visible_name]
 
     def _report_unspoken(self) -> None:
@@ -472,7 +506,7 @@ class TurnRunner:
         why = (f"reply not spoken: the speech tool {self.cfg.speak_tool!r} is not available "
                f"(no driver declares it; agent.speak_tool '' for a text-only robot)")
         log.error("turn %s: %s: %.80r", self.turn_id, why, " ".join(self._unspoken))
-        self.core.emit("not_spoken", self.turn_id, tool=self.cfg.speak_tool, text=why)
+        self.host.emit("not_spoken", self.turn_id, tool=self.cfg.speak_tool, text=why)
         if not self.result.error:
             self.result.error = why
             if self.result.end_reason == "finished":

@@ -7,14 +7,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import TYPE_CHECKING, List, Sequence
+from typing import List, Protocol, Sequence
 
 from ..conversation.dialogue_state import ReplyFacts, resolve_dialogue_state
-from ..conversation.voice_machine import Effect
-from .turn import TurnResult, TurnRunner
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .agent import AgentCore
+from ..conversation.sessions import Sessions
+from ..conversation.voice_machine import (AbortTurn, CloseSession, Effect, OpenSession, Say, StateChanged,
+                                          VoiceMachine)
+from .turn import CoreServices, TurnResult, TurnRunner
 
 log = logging.getLogger(__name__)
 
@@ -36,8 +35,19 @@ def awaiting_answer(actions) -> bool:
     return bool(said)
 
 
+class VoiceHost(CoreServices, Protocol):
+    """What the voice side may ask of the agent core (AgentCore is one)."""
+
+    voice: VoiceMachine
+    sessions: Sessions
+
+    def turn_running(self) -> bool: ...
+    def cancel_turn(self, reason: str) -> None: ...
+    def publish_status(self) -> None: ...
+
+
 class VoiceConversation:
-    def __init__(self, core: "AgentCore"):
+    def __init__(self, core: VoiceHost):
         self.core = core
         self.voice = core.voice
         self._lines_after_turn: List[str] = []  # lines due once the running turn is over
@@ -75,18 +85,20 @@ class VoiceConversation:
     def apply(self, effects: Sequence[Effect]) -> None:
         core = self.core
         for effect in effects:
-            if effect.kind == "say" and core._runner is not None:
-                self._lines_after_turn.append(effect.text)  # after the turn's stop hooks
-            elif effect.kind == "say":
-                self.say_outside_turn(effect.text)
-            elif effect.kind == "close_session":
-                core.sessions.close(effect.text)
-            elif effect.kind == "abort_turn":
-                log.error("voice: aborting the running turn (%s)", effect.text)
-                core._cancel_turn("timeout")
-            if effect.kind == "state" and core._last_status is not None \
-                    and core._last_status.voice_state != effect.text:
-                core.refresh_state()
+            match effect:
+                case Say(text=text) if core.turn_running():
+                    self._lines_after_turn.append(text)  # after the turn's stop hooks
+                case Say(text=text):
+                    self.say_outside_turn(text)
+                case CloseSession(session=session):
+                    core.sessions.close(session)
+                case AbortTurn(reason=reason):
+                    log.error("voice: aborting the running turn (%s)", reason)
+                    core.cancel_turn("timeout")
+                case StateChanged():
+                    core.publish_status()
+                case OpenSession():
+                    pass  # the next voice turn's session key is the machine's
 
     def say_pending_lines(self) -> None:
         lines, self._lines_after_turn = self._lines_after_turn, []

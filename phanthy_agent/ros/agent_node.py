@@ -85,7 +85,7 @@ class AgentNode(Node):
             history_chars=p.get("agent.history_chars", 24000, "history size bound"),
             transcript_grace_s=p.get("agent.transcript_grace_s", 2.0,
                                      "after a visitor stops speaking, wait this long for their words"),
-            listen_hold_max_s=p.get("agent.listen_hold_max_s", 15.0, "bound on waiting for a speaking visitor"),
+            words_due_max_s=p.get("agent.words_due_max_s", 15.0, "bound on waiting for a speaking visitor"),
             speech_role=p.get("agent.speech_role", "visitor", "role of spoken requests (visitor | operator | admin)"),
             default_role=p.get("agent.default_role", "operator", "role of events that name none (inbox, scheduler)"),
             keep_voice_history=p.get("agent.keep_voice_history", False, "keep ended voice sessions on disk"),
