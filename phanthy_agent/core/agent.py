@@ -28,7 +28,8 @@ from .executor import ToolExecutor
 from .hooks import HookDispatcher
 from .inbox import Decision, Inbox, InboxConfig, Routing
 from .tools import INTERRUPT_HOOKS, LOAD_SKILL, ROLES, RegisteredTool, ToolRegistry
-from .turn import TurnResult, TurnRunner
+from .turn import TurnRunner
+from .turn_host import TurnResult
 from .voice_conversation import VoiceConversation
 
 log = logging.getLogger(__name__)

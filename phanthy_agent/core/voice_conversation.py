@@ -13,7 +13,8 @@ from ..conversation.dialogue_state import ReplyFacts, resolve_dialogue_state
 from ..conversation.sessions import Sessions
 from ..conversation.voice_machine import (AbortTurn, CloseSession, Effect, OpenSession, Say, StateChanged,
                                           VoiceMachine)
-from .turn import CoreServices, TurnResult, TurnRunner
+from .turn import TurnRunner
+from .turn_host import CoreServices, TurnResult
 
 log = logging.getLogger(__name__)
 

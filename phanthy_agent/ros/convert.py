@@ -10,7 +10,7 @@ from phanthy.msg import AgentEvent, AgentState, ChatMessage, Event as EventMsg, 
 
 from ..core.agent import AgentStatus
 from ..core.events import Event, EventKind
-from ..core.turn import TurnResult
+from ..core.turn_host import TurnResult
 
 
 def event_from_msg(msg: EventMsg) -> Event:
