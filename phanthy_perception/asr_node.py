@@ -21,7 +21,8 @@ from phanthy_common.params import Params
 from phanthy_common.qos import LATCHED
 
 from .asr import AsrResult, WhisperTranscriber
-from .utterance import Utterance, UtteranceTracker, Worker
+from .utterance import (DroppedTranscript, EarlyTranscript, FailedTranscript, FinalTranscript, Outcome,
+                        PartialTranscript, TrackerConfig, Utterance, UtteranceTracker, Worker)
 from phanthy_common.audio import RATE, resample
 from .echo_node import EchoFrontEnd, PlaybackWatcher
 from .wake import ListenGate, WakePhraseMatcher
@@ -77,11 +78,10 @@ class AsrNode(Node):
         self.language = language
         self._worker = Worker()
         self.tracker = UtteranceTracker(
-            self.transcriber.transcribe, self._now, self._publish_final, submit=self._worker.submit,
-            speculative=speculative, on_partial=self._publish_partial if self.partials else None,
-            on_dropped=self._on_dropped, early_after_s=early_ms / 1000.0,
-            early_wanted=lambda: self.playback.log.playing(), on_early=self._publish_early,
-            early_final=early_final, on_failed=self._publish_failure)
+            self.transcriber.transcribe, self._now, self._on_outcome,
+            TrackerConfig(speculative=speculative, partials=self.partials, early_after_s=early_ms / 1000.0,
+                          early_final=early_final),
+            submit=self._worker.submit, early_wanted=lambda: self.playback.log.playing())
         self._pub = self.create_publisher(Transcript, "voice/transcript", QoSProfile(
             depth=100, reliability=ReliabilityPolicy.RELIABLE))
         self.create_subscription(AudioFrame, input_topic, self._on_audio, AUDIO_QOS)
@@ -146,6 +146,20 @@ class AsrNode(Node):
             t_speech_start=utterance.t_speech_start, t_speech_end=utterance.t_speech_end,
             t_eos_detected=utterance.t_eos_detected, t_ready=utterance.t_ready)
 
+    def _on_outcome(self, outcome: Outcome) -> None:
+        """A transcription's outcome (on the worker thread)."""
+        match outcome:
+            case FinalTranscript(utterance=utterance):
+                self._publish_final(utterance)
+            case PartialTranscript(utterance=utterance):
+                self._publish_partial(utterance)
+            case EarlyTranscript(utterance=utterance):
+                self._publish_early(utterance)
+            case FailedTranscript(utterance=utterance):
+                self._publish_failure(utterance)
+            case DroppedTranscript(utterance=utterance, reason=reason):
+                self.get_logger().info(f"dropped {utterance.text!r}: {reason}")
+
     def _publish_final(self, utterance: Utterance) -> None:
         text = self.gate(utterance)
         if text is None:
@@ -177,9 +191,6 @@ class AsrNode(Node):
         self._pub.publish(self._message(utterance, utterance.text, False))
         self.get_logger().info(f"early: {utterance.text!r} after {utterance.duration_ms} ms of speech "
                                f"(confidence {utterance.result.confidence:.2f})")
-
-    def _on_dropped(self, utterance: Utterance, reason: str) -> None:
-        self.get_logger().info(f"dropped {utterance.text!r}: {reason}")
 
     def close(self) -> None:
         self._worker.close()

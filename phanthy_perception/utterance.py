@@ -10,7 +10,7 @@ import math
 import queue
 import threading
 from dataclasses import dataclass
-from typing import Callable, List, Optional
+from typing import Callable, List, Optional, Union
 
 import numpy as np
 
@@ -89,6 +89,54 @@ class Utterance:
         return int(round((self.t_speech_end - self.t_speech_start) * 1000.0))
 
 
+@dataclass(frozen=True)
+class _Transcription:
+    utterance: Utterance
+
+
+@dataclass(frozen=True)
+class FinalTranscript(_Transcription):
+    """What the visitor said in one speech segment (the transcript to publish)."""
+
+
+@dataclass(frozen=True)
+class PartialTranscript(_Transcription):
+    """A speculative transcript at a pause (the speech may go on)."""
+
+
+@dataclass(frozen=True)
+class EarlyTranscript(_Transcription):
+    """What the visitor has said so far, while they still speak (for the speaker's barge-in)."""
+
+
+@dataclass(frozen=True)
+class FailedTranscript(_Transcription):
+    """The visitor spoke and the recognizer failed on it (utterance.result.error)."""
+
+
+@dataclass(frozen=True)
+class DroppedTranscript(_Transcription):
+    """A final transcript that is no speech (garbage_reason says why)."""
+    reason: str
+
+
+Outcome = Union[FinalTranscript, PartialTranscript, EarlyTranscript, DroppedTranscript, FailedTranscript]
+
+
+@dataclass(frozen=True)
+class TrackerConfig:
+    speculative: bool = True  # transcribe at pauses, so the final is ready at the offset
+    partials: bool = False  # hand out the speculative transcripts too (PartialTranscript)
+    audio_wait_s: float = 1.0  # a job starts after this even if its audio never came
+    pre_roll_s: float = PRE_ROLL_S
+    post_roll_s: float = POST_ROLL_S
+    early_after_s: float = 0.0  # an EarlyTranscript this far into speech, when wanted (0 = never)
+    # a speculative transcript that reads as a finished sentence is final at once, without
+    # waiting for the VAD's end of speech (~250 ms sooner); if the visitor goes on, the rest
+    # becomes an utterance of its own
+    early_final: bool = False
+
+
 class _Job:
     def __init__(self, start: float, end: float, t0: float, t1: float, requested: float, speculative: bool):
         self.start, self.end, self.t0, self.t1 = start, end, t0, t1  # speech (so far); audio to transcribe
@@ -101,47 +149,36 @@ class _Job:
 
 
 class UtteranceTracker:
-    """VAD events and audio in, one final Utterance per speech segment out (`on_final`).
+    """VAD events and audio in, one typed Outcome per transcription out (`on_outcome`): a
+    FinalTranscript per speech segment, and Partial, Early, Dropped or Failed ones.
 
     onset: a segment starts. pause (silence began, still speech): transcribe [start, now]
     speculatively. resume: discard that. offset: use the speculative result if it covers all
     the speech (no resume since), else transcribe [start, speech end] (both from `pre_roll_s`
     before the start; the final one up to `post_roll_s` after the end). Results that
-    `garbage_reason` rejects go to `on_dropped`. With `on_partial`, non-garbage speculative
-    results are also handed out as they come.
+    `garbage_reason` rejects are DroppedTranscripts. With `config.partials`, non-garbage
+    speculative results are also handed out as they come.
 
     Transcriptions run through `submit(fn)`: inline by default (tests on a fake clock), a
     `Worker` thread in the node, so audio and events never wait for the model. A job starts
     once the buffer holds its audio (events may overtake audio) or after `audio_wait_s`
-    (checked on each push, event and `poll()`)."""
+    (checked on each push, event and `poll()`). `early_wanted()`: is an early look at ongoing
+    speech wanted now (the robot speaks: the barge-in controller decides on it)."""
 
     def __init__(self, transcribe: Callable[[np.ndarray], AsrResult], clock: Callable[[], float],
-                 on_final: Callable[[Utterance], None], buffer: Optional[SpeechBuffer] = None,
-                 submit: Optional[Callable[[Callable[[], None]], None]] = None, speculative: bool = True,
-                 on_partial: Optional[Callable[[Utterance], None]] = None,
-                 on_dropped: Optional[Callable[[Utterance, str], None]] = None, audio_wait_s: float = 1.0,
-                 pre_roll_s: float = PRE_ROLL_S, post_roll_s: float = POST_ROLL_S,
-                 early_after_s: float = 0.0, early_wanted: Callable[[], bool] = lambda: False,
-                 on_early: Optional[Callable[[Utterance], None]] = None, early_final: bool = False,
-                 on_failed: Optional[Callable[[Utterance], None]] = None):
-        self._transcribe, self._clock = transcribe, clock
-        self.pre_roll_s, self.post_roll_s = pre_roll_s, post_roll_s
-        self._on_final, self._on_partial, self._on_dropped = on_final, on_partial, on_dropped
-        self._on_failed = on_failed  # a final utterance the recognizer failed on (result.error)
+                 on_outcome: Callable[[Outcome], None], config: TrackerConfig = TrackerConfig(),
+                 buffer: Optional[SpeechBuffer] = None,
+                 submit: Optional[Callable[[Callable[[], None]], None]] = None,
+                 early_wanted: Callable[[], bool] = lambda: False):
+        self._transcribe, self._clock, self._on_outcome = transcribe, clock, on_outcome
+        self.config = config
         self.buffer = buffer or SpeechBuffer()
         self._submit = submit or (lambda fn: fn())
-        self.speculative, self.audio_wait_s = speculative, audio_wait_s
+        self._early_wanted = early_wanted
         self._lock = threading.Lock()
         self._start: Optional[float] = None
         self._spec: Optional[_Job] = None
-        # early transcript: while the robot speaks, what has the visitor said so far? (the
-        # barge-in controller decides on it: words interrupt, "mm-hm" does not)
-        self.early_after_s, self._early_wanted, self._on_early = early_after_s, early_wanted, on_early
-        self._early_for: Optional[float] = None  # the segment start it was taken for
-        # early final: a speculative transcript that reads as a finished sentence is handed out
-        # at once, without waiting for the VAD's end of speech (~250 ms sooner); if the visitor
-        # goes on, the rest becomes an utterance of its own
-        self.early_final = early_final
+        self._early_for: Optional[float] = None  # the segment start an early look was taken for
         self._published = False
         self._waiting: List[_Job] = []
 
@@ -162,7 +199,7 @@ class UtteranceTracker:
                 self._start, self._published = t, False  # the visitor goes on: a new utterance
             elif kind == "offset" and self._published:
                 self._start, self._published = None, False  # already handed out
-            elif kind == "pause" and self.speculative and self._start is not None:
+            elif kind == "pause" and self.config.speculative and self._start is not None:
                 # up to the audio the VAD had seen (not its wall-clock decision time, whose audio
                 # is still on its way from the microphone: measured ~50 ms of waiting)
                 seen = t + silence_ms / 1000.0 if silence_ms else (t_detected or t)
@@ -185,12 +222,12 @@ class UtteranceTracker:
             return spec if spec.result is not None else None  # else handed out when done
         if spec is not None:
             spec.dropped = True
-        t1 = max(t, min(t + self.post_roll_s, t_detected or math.inf))  # audio the VAD has seen
+        t1 = max(t, min(t + self.config.post_roll_s, t_detected or math.inf))  # audio the VAD has seen
         self._queue(start, t, t1, speculative=False).final = (start, t, t_detected or t)
         return None
 
     def _queue(self, start: float, end: float, t1: float, speculative: bool) -> _Job:
-        job = _Job(start, end, start - self.pre_roll_s, t1, self._clock(), speculative)
+        job = _Job(start, end, start - self.config.pre_roll_s, t1, self._clock(), speculative)
         self._waiting.append(job)
         return job
 
@@ -198,13 +235,13 @@ class UtteranceTracker:
         """Start the jobs whose audio is in (or that waited too long)."""
         t_end, now = self.buffer.t_end, self._clock()
         with self._lock:
-            if self._on_early is not None and self.early_after_s and self._start is not None \
-                    and self._early_for != self._start and t_end - self._start >= self.early_after_s \
-                    and self._early_wanted():
+            early_after = self.config.early_after_s
+            if early_after and self._start is not None and self._early_for != self._start \
+                    and t_end - self._start >= early_after and self._early_wanted():
                 self._early_for = self._start
                 self._queue(self._start, t_end, t_end, speculative=True).early = True
             ready = [j for j in self._waiting if not j.dropped and
-                     (t_end >= j.t1 - 0.001 or now - j.requested > self.audio_wait_s)]
+                     (t_end >= j.t1 - 0.001 or now - j.requested > self.config.audio_wait_s)]
             self._waiting = [j for j in self._waiting if not j.dropped and j not in ready]
         for job in ready:
             self._submit(lambda job=job: self._run(job))
@@ -221,11 +258,11 @@ class UtteranceTracker:
                                error=f"{type(exc).__name__}: {exc}"[:200])
         with self._lock:
             job.result, job.t_done = result, self._clock()
-            if self.early_final and job is self._spec and job.final is None and _finished_sentence(result) \
+            if self.config.early_final and job is self._spec and job.final is None and _finished_sentence(result) \
                     and garbage_reason(result) is None:
                 job.final = (job.start, job.end, job.t_done)
                 self._spec, self._published = None, True
-            wanted = job.final is not None or job.early or (job is self._spec and self._on_partial is not None)
+            wanted = job.final is not None or job.early or (job is self._spec and self.config.partials)
         if wanted:
             self._hand_out(job)
 
@@ -233,23 +270,22 @@ class UtteranceTracker:
         start, end, eos = job.final or (job.start, job.end, 0.0)
         utterance = Utterance(job.result.text.strip(), job.result, start, end, eos, job.t_done,
                               self._clock(), job.speculative)
-        reason = garbage_reason(job.result)
-        if job.result.error:
-            if job.final is not None and self._on_failed is not None:
-                self._on_failed(utterance)  # the visitor spoke and nobody will know what
-            return
-        if job.early and job.final is None:
-            if reason is None:
-                self._on_early(utterance)
-        elif job.final is None:
-            if reason is None:
-                self._on_partial(utterance)
-        elif reason is None:
-            self._on_final(utterance)
-        elif self._on_dropped is not None:
-            self._on_dropped(utterance, reason)
-        else:
-            log.info("dropped transcript %r: %s", utterance.text, reason)
+        outcome = _outcome(job, utterance)
+        if outcome is not None:
+            self._on_outcome(outcome)
+
+
+def _outcome(job: _Job, utterance: Utterance) -> Optional[Outcome]:
+    """What a finished job is: its purpose (final, early look, speculative) and its result."""
+    reason = garbage_reason(job.result)
+    if job.result.error:
+        # a failed final: the visitor spoke and nobody will know what; other failures: nothing
+        return FailedTranscript(utterance) if job.final is not None else None
+    if job.early and job.final is None:
+        return EarlyTranscript(utterance) if reason is None else None
+    if job.final is None:
+        return PartialTranscript(utterance) if reason is None else None
+    return FinalTranscript(utterance) if reason is None else DroppedTranscript(utterance, reason)
 
 
 def _finished_sentence(result: AsrResult) -> bool:

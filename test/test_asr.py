@@ -16,7 +16,8 @@ from support.voices import RATE, concat, cough, espeak, noise, silence
 
 from phanthy_perception.asr import (POST_ROLL_S, PRE_ROLL_S, AsrResult, WhisperTranscriber, garbage_reason,
                                     normalize_text, resolve_model, word_errors)
-from phanthy_perception.utterance import SpeechBuffer, UtteranceTracker, Worker
+from phanthy_perception.utterance import (DroppedTranscript, FailedTranscript, FinalTranscript, PartialTranscript,
+                                          SpeechBuffer, TrackerConfig, UtteranceTracker, Worker)
 
 
 @pytest.fixture(scope="module")
@@ -135,9 +136,17 @@ class Timeline:
         self.now, self.latency = 0.0, latency
         self.texts = list(texts)
         self.calls, self.finals, self.partials, self.dropped = [], [], [], []
-        self.tracker = UtteranceTracker(self.transcribe, lambda: self.now, self.finals.append, submit=submit,
-                                        on_partial=self.partials.append,
-                                        on_dropped=lambda u, why: self.dropped.append((u, why)))
+        self.tracker = UtteranceTracker(self.transcribe, lambda: self.now, self.record,
+                                        TrackerConfig(partials=True), submit=submit)
+
+    def record(self, outcome):
+        match outcome:
+            case FinalTranscript(utterance=u):
+                self.finals.append(u)
+            case PartialTranscript(utterance=u):
+                self.partials.append(u)
+            case DroppedTranscript(utterance=u, reason=why):
+                self.dropped.append((u, why))
 
     def transcribe(self, audio):
         self.calls.append(len(audio) / RATE)
@@ -189,7 +198,8 @@ def test_a_failing_recognizer_reports_the_utterance_as_failed_not_silently_dropp
         raise RuntimeError("CUDA out of memory")
 
     finals = []
-    tracker = UtteranceTracker(broken, lambda: 3.0, finals.append, on_failed=failed.append)
+    tracker = UtteranceTracker(broken, lambda: 3.0, lambda o: (failed if isinstance(o, FailedTranscript)
+                                                               else finals).append(o.utterance))
     tracker.push_audio(0.0, np.full(int(3.0 * RATE), 100, dtype=np.int16))
     tracker.on_event("onset", 0.97, t_speech_start=0.97)
     tracker.on_event("offset", 2.53, t_speech_start=0.97, silence_ms=400, t_detected=2.90)
@@ -267,7 +277,7 @@ def test_audio_intake_never_waits_for_the_model():
         return AsrResult("where are the bathrooms", 0.9, "en", 1000, 1.0, -0.1, 0.0)
 
     worker = Worker()
-    tracker = UtteranceTracker(slow, time.monotonic, finals.append, submit=worker.submit)
+    tracker = UtteranceTracker(slow, time.monotonic, lambda o: finals.append(o.utterance), submit=worker.submit)
     try:
         tracker.push_audio(0.0, np.zeros(2 * RATE, dtype=np.int16))
         tracker.on_event("onset", 0.5)

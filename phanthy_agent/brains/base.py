@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from typing import Any, Callable, Dict, List, Optional, Protocol
+from typing import Any, Callable, Dict, List, Optional, Protocol, Tuple
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +26,16 @@ class ToolCallRequest:
     arguments: str  # raw JSON text as the model produced it (may be invalid)
 
 
+@dataclasses.dataclass(frozen=True)
+class ActionUpdate:
+    """How one of the robot's actions ended, as data (the notice's text renders it for a model)."""
+    tool: str
+    action_id: str
+    status: str  # succeeded | failed | cancelled | timeout
+    error: str = ""
+    result_json: str = ""
+
+
 @dataclasses.dataclass
 class Message:
     role: str  # system | user | assistant | tool
@@ -33,6 +43,7 @@ class Message:
     tool_calls: List[ToolCallRequest] = dataclasses.field(default_factory=list)
     tool_call_id: str = ""
     meta: str = ""
+    updates: Tuple[ActionUpdate, ...] = ()  # an "[action updates]" notice: the same, as data
 
     def to_openai(self) -> Dict[str, Any]:
         if self.role == "tool":
@@ -76,25 +87,25 @@ class Brain(Protocol):
         ...
 
 
-def unanswered(messages: List[Message], meta: str) -> List[str]:
+def unanswered(messages: List[Message], meta: str) -> List[Message]:
     """User messages of one kind (`meta`) since the brain last spoke, in order."""
-    texts: List[str] = []
+    found: List[Message] = []
     for message in reversed(messages):
         if message.role == "assistant":
             break
         if message.role == "user" and message.meta == meta:
-            texts.append(message.content)
-    return list(reversed(texts))
+            found.append(message)
+    return list(reversed(found))
 
 
 def latest_inputs(messages: List[Message]) -> List[str]:
     """Inputs that arrived after the brain last spoke (what it has not answered yet)."""
-    return unanswered(messages, META_INPUT)
+    return [m.content for m in unanswered(messages, META_INPUT)]
 
 
-def latest_notices(messages: List[Message]) -> List[str]:
-    """Notices (action updates, the visitor's interruption) since the brain last spoke."""
-    return unanswered(messages, META_NOTICE)
+def latest_action_updates(messages: List[Message]) -> List[ActionUpdate]:
+    """How actions ended, reported since the brain last spoke (structured: nothing to parse)."""
+    return [update for m in unanswered(messages, META_NOTICE) for update in m.updates]
 
 
 class FallbackBrain:

@@ -38,7 +38,7 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 import yaml
 from rank_bm25 import BM25Okapi
 
-from .base import BrainReply, BrainRequest, ToolCallRequest, latest_inputs, latest_notices
+from .base import ActionUpdate, BrainReply, BrainRequest, ToolCallRequest, latest_action_updates, latest_inputs
 
 log = logging.getLogger(__name__)
 
@@ -70,8 +70,6 @@ im me my we us our you your it its this that these there here of to in on at for
 any some something anything anywhere somewhere what whats where wheres when how which who why
 please robot hi hello tell about get got go goes have has had use need want like know many much
 ok okay yes no just really today now see find look show give make take museum""".split())
-NOTICE_LINE = re.compile(r"^action (?P<tool>\S+) \(action_id [^)]*\) (?P<status>\w+)"
-                         r"(?::\s*(?P<error>.*?))?(?:; result: .*)?$")
 Reply = Tuple[str, List[Tuple[str, dict]]]
 
 
@@ -157,7 +155,7 @@ class OfflineBrain:
         if inputs:
             text, calls = self._answer(inputs, tools)
         else:
-            text, calls = self._sorry(latest_notices(request.messages)), []
+            text, calls = self._sorry(latest_action_updates(request.messages)), []
         tool_calls = [self._call(name, args) for name, args in calls] + [self._call("finish", {})]
         if text and self.speak_tool in tools:
             return BrainReply(tool_calls=[self._call(self.speak_tool, {"text": text})] + tool_calls,
@@ -310,16 +308,15 @@ class OfflineBrain:
         return str(entry["answer"]).strip()
 
     # --- notices -----------------------------------------------------------------------------
-    def _sorry(self, notices: List[str]) -> str:
+    def _sorry(self, updates: List[ActionUpdate]) -> str:
         lines = []
-        for line in (ln.strip() for notice in notices for ln in notice.splitlines()):
-            m = NOTICE_LINE.match(line)
+        for update in updates:
             # a failed speech is not apologised for by speaking (it would fail again)
-            if not m or m["status"] not in ("failed", "timeout") or m["tool"] == self.speak_tool:
+            if update.status not in ("failed", "timeout") or update.tool == self.speak_tool:
                 continue
-            action = self.action_names.get(m["tool"], f"the {m['tool'].replace('_', ' ')} action")
-            error = (m["error"] or "no reason given").strip().rstrip(".")[:120]
-            lines.append(self.templates[m["status"]].format_map(_Fmt(action=action, error=error)))
+            action = self.action_names.get(update.tool, f"the {update.tool.replace('_', ' ')} action")
+            error = (update.error or "no reason given").strip().rstrip(".")[:120]
+            lines.append(self.templates[update.status].format_map(_Fmt(action=action, error=error)))
         return " ".join(lines[:2])
 
     async def close(self) -> None:

@@ -17,7 +17,7 @@ import datetime
 import json
 from typing import Callable, List, Optional, Sequence, Tuple
 
-from ..brains.base import META_INPUT, META_NOTICE, META_STATUS, Message
+from ..brains.base import META_INPUT, META_NOTICE, META_STATUS, ActionUpdate, Message
 from .action_tracker import TrackedAction
 from .skills import SkillLibrary
 from .tools import RegisteredTool
@@ -135,5 +135,7 @@ def describe_ending(action: TrackedAction) -> str:
 
 
 def notice_message(actions: Sequence[TrackedAction]) -> Message:
+    """How actions ended: rendered for a language model, and as data for any brain."""
+    updates = tuple(ActionUpdate(a.tool, a.action_id, a.status, a.error, a.result_json) for a in actions)
     return Message("user", "[action updates]\n" + "\n".join(describe_ending(a) for a in actions),
-                   meta=META_NOTICE)
+                   meta=META_NOTICE, updates=updates)
