@@ -140,7 +140,10 @@ def test_speech_without_the_wake_word_is_ignored_in_wake_word_mode(voice_graph):
     room.say(voices.espeak("I think the dinosaurs are this way"))
     room.say(voices.espeak("hey robot, take me to the dinosaur hall"), delay_s=4.0)
     [turn] = g.wait_turns(1, timeout=60)
-    assert words(turn.inputs[0]) == ["take", "me", "to", "the", "dinosaur", "hall"]
+    heard = words(turn.inputs[0])
+    # the request after the wake phrase, stripped of it; not the speech before (tiny.en hears
+    # espeak's "hall" as "hull" now and then: the words themselves are test_asr's business)
+    assert "dinosaur" in heard and not {"hey", "robot", "think"} & set(heard), heard
     assert len([t for t in transcripts.snapshot() if t.source == "asr"]) == 1
 
 
