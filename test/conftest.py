@@ -14,6 +14,33 @@ os.environ.setdefault("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST")
 
 import pytest  # noqa: E402
 
+# What each folder protects, and what it needs (pytest -m "unit", -m "not models", ...):
+TIERS = {
+    "unit": ("unit",),  # pure cores on fake clocks and virtual time: no ROS, no models (seconds)
+    "models": ("models",),  # the real speech models on synthesized speech
+    "graph": ("graph", "ros"),  # real rclpy nodes over DDS
+    "e2e": ("e2e", "ros", "models"),  # the whole voice stack: models, nodes, a simulated room
+}
+MODEL_NODES = ("test_speaker_node", "test_vad_node", "test_wake_node", "test_asr_node", "test_conversation_graph")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        tier = pathlib.Path(str(item.fspath)).parent.name
+        for marker in TIERS.get(tier, ()):
+            item.add_marker(marker)
+        if pathlib.Path(str(item.fspath)).stem in MODEL_NODES:
+            item.add_marker("models")  # a node that runs a speech model
+
+
+@pytest.fixture(scope="session")
+def whisper():
+    """faster-whisper tiny.en (bundled, 10 s window), loaded once."""
+    from phanthy_perception.asr import WhisperTranscriber
+    model = WhisperTranscriber()
+    model.warm_up()
+    return model
+
 
 @pytest.fixture(scope="session")
 def ros():

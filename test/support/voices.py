@@ -122,3 +122,13 @@ def write_wav(path, samples: np.ndarray, rate: int = RATE) -> None:
         w.setsampwidth(2)
         w.setframerate(rate)
         w.writeframes(samples.astype(np.int16).tobytes())
+
+
+def first_pause(audio, after_s=0.3, min_s=0.08, level=300):
+    """Start (s) of the first quiet stretch of min_s after after_s: the comma after "hey jarvis"."""
+    step, quiet = 160, 0
+    for k in range(int(after_s * RATE) // step, len(audio) // step):
+        quiet = 0 if np.abs(audio[k * step:(k + 1) * step].astype(np.int32)).max() > level else quiet + 1
+        if quiet * step >= min_s * RATE:
+            return (k - quiet + 1) * step / RATE
+    raise AssertionError("no pause after the wake phrase")

@@ -17,7 +17,7 @@ from support.agent_harness import Harness
 from support.fake_drivers import FakeExecutor, lookup_tool, navigate_tool, speak_tool, stop_tool
 from support.virtual_time import run
 
-CONFIG = pathlib.Path(__file__).resolve().parents[1] / "config"
+CONFIG = pathlib.Path(__file__).resolve().parents[2] / "config"
 INTENTS, FAQ = CONFIG / "offline_intents.yaml", CONFIG / "faq.yaml"
 PLACES = ["entrance", "dinosaur_hall", "gift_shop", "cafe", "second_floor", "toilets", "space_gallery"]
 FAQ_ANSWERS = {e["id"]: e["answer"].strip() for e in yaml.safe_load(FAQ.read_text())}

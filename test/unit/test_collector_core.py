@@ -13,7 +13,7 @@ from phanthy_agent.collector import (CollectorConfig, CollectorCore, ConfigError
 from phanthy_agent.core.events import Event
 from support.fakes import FakeClock
 
-PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "phanthy_agent" / "collector"
+PACKAGE = pathlib.Path(__file__).resolve().parents[2] / "phanthy_agent" / "collector"
 
 
 

@@ -17,7 +17,7 @@ from phanthy_agent.cli import NODES, node_factory
 from phanthy_common.params import SHARED_PREFIXES
 from support.graph import overrides
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 LAUNCH_FILES = sorted((ROOT / "launch").glob("*.launch.py"))
 
 
@@ -78,7 +78,6 @@ def flatten(tree, prefix=""):
             yield f"{prefix}{key}", value
 
 
-@pytest.mark.ros
 @pytest.mark.parametrize("path", PARAM_FILES, ids=lambda p: p.name)
 def test_every_parameter_in_the_shipped_configs_is_declared_by_its_node(ros, path):
     data = yaml.safe_load(path.read_text())

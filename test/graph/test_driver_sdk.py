@@ -18,8 +18,6 @@ from phanthy_agent.ros.tool_client import RosToolExecutor
 from phanthy_common.sdk import MANIFEST_QOS, DriverNode, ToolCall, ToolFailed
 from support.ros_harness import Collect, LoopThread, spin, wait_for
 
-pytestmark = pytest.mark.ros
-
 
 class Gripper(DriverNode):
     """The README's example driver, more or less."""

@@ -3,12 +3,11 @@
 import pathlib
 import re
 
-import pytest
 
 from support.graph import Graph, calls
 from support.ros_harness import spin, wait_for
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()
 
 
@@ -26,7 +25,6 @@ def test_readme_has_exactly_one_setup_and_one_test_command():
     assert "bash scripts/setup.sh" in ci and ".venv/bin/python -m pytest" in ci
 
 
-@pytest.mark.ros
 def test_the_driver_example_is_discovered_and_called_by_the_agent(ros, tmp_path):
     namespace = {"__name__": "arm_example"}
     exec(compile(driver_example(), "README.md", "exec"), namespace)  # noqa: S102 - our own README

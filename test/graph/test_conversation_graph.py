@@ -3,15 +3,12 @@ opened by voice/wake, dialogue_state in the TurnRecord, history across an agent 
 
 import time
 
-import pytest
 
 from phanthy.msg import Transcript, WakeWord
 from phanthy_agent.conversation.voice_machine import VoiceLines
 from phanthy_common.convert import header
 from support.graph import RELIABLE
 from support.ros_harness import wait_for
-
-pytestmark = pytest.mark.ros
 
 
 def tc(name, **args):

@@ -3,15 +3,12 @@
 import json
 import time
 
-import pytest
 from std_msgs.msg import String
 
 from phanthy.msg import Event as EventMsg, ToolManifest
 from phanthy_common.sdk import MANIFEST_QOS, DriverNode, ToolCall
 from support.graph import RELIABLE, calls
 from support.ros_harness import Collect, spin, wait_for
-
-pytestmark = pytest.mark.ros
 
 
 def tc(name, **args):

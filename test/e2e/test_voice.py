@@ -12,7 +12,6 @@ from support.graph import RELIABLE, Graph, calls
 from support.room import Room
 from support.ros_harness import Collect, spin
 
-pytestmark = [pytest.mark.ros, pytest.mark.slow]
 
 VOICE_NODES = ("collector", "agent", "speaker", "base", "vad", "asr")
 PIPER_SPEAKER = {"engine": "piper", "output": "none"}
@@ -174,6 +173,7 @@ def test_a_spoken_conversation_after_the_wake_word_answers_without_it_then_ends(
     room.say(voices.espeak("what time is it"), delay_s=0.3)
     room.say(voices.espeak("hey jarvis, take me to the dinosaur hall"), delay_s=4.5)
     third = g.wait_turns(3, timeout=60)[2]
-    assert words(third.inputs[0])[-2:] == ["dinosaur", "hall"], third.inputs
+    heard = words(third.inputs[0])  # the request after the wake word, not "what time is it"
+    assert "dinosaur" in heard and "time" not in heard, third.inputs  # (tiny.en: "hall" or "out")
     assert len(third.inputs) == 1 and third.session.startswith("voice:") and third.session != first.session
     assert len(g.turns.snapshot()) == 3, "speech after the interaction ended started a turn"

@@ -5,14 +5,12 @@ visitor cannot make the robot run an operator tool."""
 import json
 import shutil
 
-import pytest
 from playwright.sync_api import sync_playwright
 
 from phanthy_common.sdk import DriverNode, ToolCall
 from support.bot_api import FakeBotApi
 from support.ros_harness import spin, wait_for
 
-pytestmark = pytest.mark.ros
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

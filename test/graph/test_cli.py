@@ -15,11 +15,9 @@ from phanthy.msg import Transcript, TurnRecord
 from support.graph import RELIABLE
 from support.ros_harness import Collect, spin, wait_for
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 PHANTHY = [sys.executable, "-m", "phanthy_agent.cli"]
 SIM = yaml.safe_load((ROOT / "config" / "sim.yaml").read_text())
-
-pytestmark = pytest.mark.ros
 
 
 def fast_sim_config(tmp_path, keep=None) -> pathlib.Path:

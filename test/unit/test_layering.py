@@ -8,7 +8,7 @@ VoiceHost), not by importing it."""
 import ast
 import pathlib
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 PACKAGES = ("phanthy_common", "phanthy_perception", "phanthy_drivers", "phanthy_agent")
 ALLOWED = {
     "phanthy_common": set(),
