@@ -68,12 +68,13 @@ class Params:
 
     def interruption(self) -> InterruptionPolicy:
         """The interruption policy: the same `interruption.*` parameters in every node."""
+        default = InterruptionPolicy()
         return InterruptionPolicy(
-            min_speech_ms=self.get("interruption.min_speech_ms", 500,
+            min_speech_ms=self.get("interruption.min_speech_ms", default.min_speech_ms,
                                    "final words of shorter speech are a backchannel (no command, no reason to stop)"),
-            min_confidence=self.get("interruption.min_confidence", 0.4,
+            min_confidence=self.get("interruption.min_confidence", default.min_confidence,
                                     "words recognized less surely are a backchannel (0..1)"),
-            min_words=self.get("interruption.min_words", 2,
+            min_words=self.get("interruption.min_words", default.min_words,
                                "fewer words are a request (and stop the robot) only when one asks to stop"),
             extra_backchannels=tuple(w for w in self.get("interruption.backchannels", [""],
                                                          "more backchannel words") if w))

@@ -81,7 +81,7 @@ class WebChat:
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()
-        self.port = site._server.sockets[0].getsockname()[1]  # the real port when 0 was asked
+        self.port = self._runner.addresses[0][1]  # the real port when 0 was asked
         log.info("web chat on http://%s:%d/", self.host, self.port)
         return self.port
 
