@@ -8,10 +8,10 @@ speaker's verdict: when the speaker stopped for the visitor (`stopped_by: visito
 words are a request, whatever they are.
 
 Why these defaults: speech shorter than 500 ms is a backchannel ("yeah", a cough); Whisper
-tiny.en invents words for hums with low confidence ("mm-hm" -> "And I'm at camp", 0.23-0.37
-measured on synthesized hums, 0.40-0.82 on short commands); and a lone word ("here", which is
-how tiny.en often hears a "yeah" in the room) is no reason to cut the robot off unless it asks
-to stop ("stop", "wait", "sorry").
+tiny.en invents words for hums with low confidence, and min_confidence sits between hums and
+requests (figures: `bench/speech_facts.py hums`, in bench/README.md); and a lone word ("here",
+which is how tiny.en often hears a "yeah" in the room) is no reason to cut the robot off unless
+it asks to stop ("stop", "wait", "sorry").
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 piper-tts[alignment] can patch a voice in memory at every load (the `onnx` package loads the
 graph, adds the phoneme-duration output and hands the bytes to onnxruntime), but that keeps
-~100 MiB more resident for the life of the speaker (measured: 255 MiB vs 137 MiB after loading
-joe-medium). Patching once, in a short-lived child process, into the user's cache and loading
+far more memory resident for the life of the speaker (`bench/speech_facts.py piper_memory`,
+figures in bench/README.md). Patching once, in a short-lived child process, into the user's cache and loading
 that file gives the same alignments at the plain model's cost.
 """
 

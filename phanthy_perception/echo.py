@@ -5,8 +5,8 @@ The reference is kept on the shared clock (AudioFrame stamps: capture time for t
 play time for the speaker), so each microphone block is cancelled against the reference samples
 played `delay_ms` earlier; the adaptive filter (`filter_ms` long) absorbs the acoustic path and
 any residual misalignment within it. One canceller keeps adapting across utterances: it converges
-in the first seconds the robot speaks (measured: ERLE 10 dB after 1 s, 30 dB after 3-4 s on a
-synthetic room path) and stays converged while the room stays the same. Pure (no ROS).
+in the first seconds the robot speaks (`bench/speech_facts.py erle`, figures in
+bench/README.md) and stays converged while the room stays the same. Pure (no ROS).
 """
 
 from __future__ import annotations
