@@ -9,12 +9,13 @@ completion protocol (ACP).
   message arrives. `finish` waits the same way; if the message wins, the interrupt hooks fire,
   outstanding actions are cancelled and the turn ends `interrupted` (the message starts the
   next turn). Non-acting tools never wait. Deadlines come from each tool's timeout_s.
+
+Running each call and recording it (for the model and for the TurnRecord) is `turn_calls.py`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import uuid
 from enum import Enum
@@ -27,7 +28,8 @@ from .action_tracker import CANCELLED, FAILED, TIMEOUT, TrackedAction
 from .context import notice_message
 from .events import Event
 from .heard import heard_text
-from .tools import RegisteredTool, ToolError, least_trusted
+from .tools import ToolError, least_trusted
+from .turn_calls import TurnCalls
 from .turn_host import TurnHost, TurnResult
 
 log = logging.getLogger(__name__)
@@ -64,6 +66,7 @@ class TurnRunner:
         self._unspoken: List[str] = []  # reply text there was no speech tool to say
         self._said_while_written = ""  # the start of the current step's reply, said while it was written
         self.dialogue_state_raw: Any = None  # the finish call's raw arguments (voice turns)
+        self.calls = TurnCalls(host, self.turn_id, self._calls, self._messages, self._wait_for)
         self.result = TurnResult(
             self.turn_id, host.session, self.triggers[0].source if self.triggers else "",
             self.inputs, self._calls, "", "finished",
@@ -79,8 +82,8 @@ class TurnRunner:
         host, result = self.host, self.result
         host.emit("turn_started", self.turn_id, text=" | ".join(e.text for e in self.triggers))
         self.inputs.extend(e.text for e in self.triggers)
-        self._messages = host.context.build(host.registry.visible_tools(), host.status(),
-                                            host.history.messages(), self.inputs)
+        self._messages[:] = host.context.build(host.registry.visible_tools(), host.status(),
+                                               host.history.messages(), self.inputs)
         self._history_start = len(self._messages) - len(self.inputs)
         try:
             await self._steps()
@@ -108,18 +111,8 @@ class TurnRunner:
             result.written = self._final_text
             self._report_unspoken()
             result.t_first_audio = self._first_audio()
-            self._settle_call_entries()
+            self.calls.settle()
         return result
-
-    def _settle_call_entries(self) -> None:
-        """The record shows how each action ended, not that it started."""
-        for entry in self._calls:
-            action = self.host.tracker.get(entry["action_id"]) if entry["action_id"] else None
-            if action is not None:
-                entry.update(status=action.status if action.terminal else "running",
-                             t_end=action.t_end)
-                if action.error:
-                    entry["error"] = action.error[:500]
 
     def history_messages(self) -> List[Message]:
         """This turn's conversation (inputs onward) for the session history. Tool calls left
@@ -252,32 +245,32 @@ class TurnRunner:
             if call.name == "finish":
                 self.dialogue_state_raw = call.arguments
                 ended = await self._finish()
-                self._tool_result(call, {"status": "turn ended" if ended else
+                self.calls.result(call, {"status": "turn ended" if ended else
                                          "not finished yet: read the action updates"})
-                self._skip(rest, "not run: it came after finish")
+                self.calls.skip(rest, "not run: it came after finish")
                 return ended
             tool = self.host.registry.resolve(call.name)
             if tool is None:
-                self._reject(call, f"unknown tool {call.name!r}; available: " + ", ".join(
+                self.calls.reject(call, f"unknown tool {call.name!r}; available: " + ", ".join(
                     t.visible_name for t in self.host.registry.visible_tools()))
                 continue
             if not tool.decl.allows(self.role):
                 log.warning("turn %s: %s refused for role %s", self.turn_id, call.name, self.role)
-                self._reject(call, f"{call.name} is not allowed in this conversation (the sender "
+                self.calls.reject(call, f"{call.name} is not allowed in this conversation (the sender "
                                    f"is a {self.role}; it needs {' or '.join(tool.decl.x_roles)})")
                 continue
             try:
                 args = self.host.registry.parse_args(tool, call.arguments)
             except ToolError as exc:
                 log.warning("turn %s: %s", self.turn_id, exc)
-                self._reject(call, str(exc))
+                self.calls.reject(call, str(exc))
                 continue
             if tool.decl.acting and await self._wait_actions(before_acting=True) is Wait.MESSAGE:
-                self._skip([call] + rest, SKIPPED_FOR_INPUT)
+                self.calls.skip([call] + rest, SKIPPED_FOR_INPUT)
                 return False
-            self._tool_result(call, await self._execute(tool, args))
+            self.calls.result(call, await self.calls.execute(tool, args))
             if rest and self.host.inbox.has_steering():
-                self._skip(rest, SKIPPED_FOR_INPUT)
+                self.calls.skip(rest, SKIPPED_FOR_INPUT)
                 return False
         return False
 
@@ -302,47 +295,7 @@ class TurnRunner:
         self.result.end_reason = "finished"
         return True
 
-    # --- tools -----------------------------------------------------------------------------
-    async def _execute(self, tool: RegisteredTool, args: dict) -> Dict[str, Any]:
-        if tool.builtin:
-            return self._builtin(tool, args)
-        host = self.host
-        entry = {"tool": tool.visible_name, "args": args, "action_id": "", "status": "",
-                 "t_start": host.clock(), "t_end": 0.0}
-        self._calls.append(entry)
-        host.emit("tool_call", self.turn_id, tool=tool.visible_name, text=json.dumps(args, ensure_ascii=False))
-        started = await host.executor.start(tool.driver, tool.decl.name, args)
-        if not started.accepted:
-            entry.update(status=FAILED, t_end=host.clock(), error=started.error or "the driver rejected the call")
-            host.emit("tool_result", self.turn_id, tool=tool.visible_name, status=FAILED, text=started.error)
-            return {"status": FAILED, "error": started.error or "the driver rejected the call"}
-        entry["action_id"] = started.action_id
-        action = host.tracker.register(started.action_id, tool.visible_name, tool.driver, args,
-                                       tool.decl.acting, tool.decl.timeout_s, self.turn_id)
-        host.refresh_state()
-        if tool.decl.acting and not action.terminal:
-            entry["status"] = "started"
-            return {"action_id": action.action_id, "status": "started"}
-        if not action.terminal:
-            await self._wait_for(action)
-        action.reported = True
-        entry.update(status=action.status, t_end=action.t_end)
-        return _outcome(action)
-
-    def _builtin(self, tool: RegisteredTool, args: dict) -> Dict[str, Any]:
-        if tool.decl.name == "cancel_action":
-            action = self.host.tracker.get(args["action_id"])
-            if action is None:
-                return {"error": f"no action with id {args['action_id']!r}"}
-            if action.terminal:
-                return {"status": action.status, "note": "it had already ended"}
-            self.host.executor.cancel(action.action_id)
-            return {"status": "cancel requested"}
-        if tool.decl.name == "load_skill" and self.host.context.skills is not None:
-            return self.host.context.skills.load(args["name"], [t.visible_name for t in
-                                                                self.host.registry.visible_tools()])
-        return {"error": f"built-in tool {tool.decl.name} is not callable here"}
-
+    # --- speech ---------------------------------------------------------------------------
     async def _say(self, text: str) -> None:
         """Speak reply text through the configured speech tool (an acting tool like any other)."""
         tool = self.host.speech_tool()
@@ -352,33 +305,9 @@ class TurnRunner:
             return  # a text-only deployment (agent.speak_tool ""): the reply is in the TurnRecord
         if await self._wait_actions(before_acting=True) is Wait.MESSAGE:
             return
-        outcome = await self._execute(tool, {"text": text})
+        outcome = await self.calls.execute(tool, {"text": text})
         if outcome.get("status") == FAILED:
             log.error("turn %s: could not speak: %s", self.turn_id, outcome.get("error"))
-
-    def _tool_result(self, call: ToolCallRequest, payload: Dict[str, Any]) -> None:
-        text = json.dumps(payload, ensure_ascii=False, default=str)
-        self._messages.append(Message("tool", text, tool_call_id=call.id))
-        self.host.emit("tool_result", self.turn_id, tool=call.name,
-                       action_id=str(payload.get("action_id", "")), status=str(payload.get("status", "")),
-                       text=text)
-
-    def _skip(self, calls: Sequence[ToolCallRequest], why: str) -> None:
-        for call in calls:
-            if call.name != "finish":
-                self._record_unrun(call, "skipped", why)
-            self._tool_result(call, {"status": "skipped", "reason": why})
-
-    def _reject(self, call: ToolCallRequest, error: str) -> None:
-        """A call that was not run (unknown tool, not allowed, invalid arguments): the model
-        reads why, and the record shows what it tried."""
-        self._record_unrun(call, "rejected", error)
-        self._tool_result(call, {"error": error})
-
-    def _record_unrun(self, call: ToolCallRequest, status: str, error: str) -> None:
-        now = self.host.clock()
-        self._calls.append({"tool": call.name, "args": _as_recorded(call.arguments), "action_id": "",
-                            "status": status, "error": error[:500], "t_start": now, "t_end": now})
 
     # --- waiting (the ACP) -----------------------------------------------------------------
     async def _wait_actions(self, before_acting: bool) -> Wait:
@@ -463,26 +392,3 @@ class TurnRunner:
         times = [t for t in times if t]
         return min(times) if times else 0.0
 
-
-def _as_recorded(arguments: Any) -> Any:
-    """A model's arguments for the record: the object when they parse, else the raw text (bounded)."""
-    if isinstance(arguments, dict) or arguments is None:
-        return arguments or {}
-    text = str(arguments)
-    try:
-        parsed = json.loads(text) if len(text) <= 64_000 else None
-    except (ValueError, RecursionError):
-        parsed = None
-    return parsed if isinstance(parsed, dict) else text[:2000]
-
-
-def _outcome(action: TrackedAction) -> Dict[str, Any]:
-    out: Dict[str, Any] = {"status": action.status}
-    if action.result_json:
-        try:
-            out["result"] = json.loads(action.result_json)
-        except ValueError:
-            out["result"] = action.result_json
-    if action.error:
-        out["error"] = action.error
-    return out
