@@ -18,7 +18,7 @@ from launch_ros.actions import Node
 from phanthy_agent.cli import any_namespace
 
 PACKAGE = "phanthy"
-NODES = ("collector", "agent", "speaker", "base", "face", "led", "peers", "audio_capture", "vad", "asr",
+NODES = ("collector", "agent", "speaker", "base", "face", "led", "peers", "box_office", "audio_capture", "vad", "asr",
          "wake_word", "chat_web", "chat_telegram")
 
 

@@ -41,6 +41,7 @@ NODES: Dict[str, str] = {
     "face": "phanthy_drivers.sim_face:make_face",
     "led": "phanthy_drivers.sim_face:make_led",
     "peers": "phanthy_drivers.peers:PeersDriver",
+    "box_office": "phanthy_drivers.box_office:BoxOfficeDriver",
     "audio_capture": "phanthy_perception.capture_node:AudioCaptureNode",
     "vad": "phanthy_perception.vad_node:VadNode",
     "asr": "phanthy_perception.asr_node:AsrNode",
