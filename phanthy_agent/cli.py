@@ -4,6 +4,8 @@
   phanthy sim [--config FILE] [--brain NAME]
                                 the embedded default: whole graph, simulated drivers, console
   phanthy sim --audio           the same with the microphone and loudspeaker (config/voice.yaml)
+  phanthy eval [--repeat N] [--jobs J] [--report DIR] [--junit FILE] PATH...
+                                grade whole conversations (scenario files; README "Evaluation")
   phanthy node NAME [ROS ARGS]  one node (what `ros2 run phanthy NAME` runs)
   phanthy nodes                 the node names
   phanthy devices               the audio devices (for audio_capture.device / speaker.device)
@@ -209,6 +211,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     sim.add_argument("--brain", choices=["openai", "offline", "scripted"], help="override agent.brain")
     sim.add_argument("--audio", action="store_true",
                      help=f"talk through the microphone and loudspeaker (default config: config/{VOICE_CONFIG})")
+    ev = sub.add_parser("eval", help="grade whole conversations from scenario files")
+    ev.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders of *.yaml")
+    ev.add_argument("--repeat", type=int, default=1, help="runs per scenario (pass rates with standard errors)")
+    ev.add_argument("--jobs", type=int, default=1, help="runs at a time (each its own graph and ROS domain)")
+    ev.add_argument("--report", metavar="DIR", help="write DIR/report.json, DIR/report.html and each run's files")
+    ev.add_argument("--junit", metavar="FILE", help="write JUnit XML")
+    ev.add_argument("--judge", action="store_true", help="grade `judge:` assertions with the llm.* endpoint")
     node = sub.add_parser("node", help="run one node (as `ros2 run phanthy NAME`)")
     node.add_argument("name")
     sub.add_parser("nodes", help="list the node names")
@@ -219,6 +228,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         return cmd_run(args.config, ros_args)
     if args.command == "sim":
         return cmd_sim(args.config or (VOICE_CONFIG if args.audio else None), args.brain, ros_args)
+    if args.command == "eval":
+        from .evaluation.command import cmd_eval
+        return cmd_eval(args.paths, args.repeat, args.jobs, args.report, args.junit, args.judge)
     if args.command == "devices":
         return cmd_devices()
     if args.command == "node":

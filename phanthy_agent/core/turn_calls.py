@@ -1,7 +1,7 @@
 """A turn's tool calls: running each one (driver tools through the executor and the action
 tracker, built-ins here) and recording it twice: for the model (a `tool` message with the
 result) and for the TurnRecord (an entry of `tool_calls_json`: tool, args, action id, status,
-times, and the error of an action that failed).
+times, and the result or error once the action ended).
 
 Calls that never ran are recorded as well: `rejected` (unknown tool, not allowed for the role,
 invalid arguments) and `skipped` (the visitor said something new first, or they came after
@@ -22,6 +22,7 @@ from .turn_host import TurnHost
 log = logging.getLogger(__name__)
 
 MAX_RECORDED_ERROR = 500
+MAX_RECORDED_RESULT = 4000  # characters of an action's result_json in the record
 
 
 class TurnCalls:
@@ -108,7 +109,7 @@ class TurnCalls:
                              "t_start": now, "t_end": now})
 
     def settle(self) -> None:
-        """The record shows how each action ended, not that it started."""
+        """The record shows how each action ended (and what it returned), not that it started."""
         for entry in self.entries:
             action = self.host.tracker.get(entry["action_id"]) if entry["action_id"] else None
             if action is None:
@@ -116,6 +117,8 @@ class TurnCalls:
             entry.update(status=action.status if action.terminal else "running", t_end=action.t_end)
             if action.error:
                 entry["error"] = action.error[:MAX_RECORDED_ERROR]
+            if action.terminal and action.result_json:
+                entry["result"] = _bounded_result(action.result_json)
 
 
 def as_recorded(arguments: Any) -> Any:
@@ -128,6 +131,16 @@ def as_recorded(arguments: Any) -> Any:
     except (ValueError, RecursionError):
         parsed = None
     return parsed if isinstance(parsed, dict) else text[:2000]
+
+
+def _bounded_result(result_json: str) -> Any:
+    """An action's result for the record: parsed when it is JSON of a bounded size, else text."""
+    if len(result_json) > MAX_RECORDED_RESULT:
+        return result_json[:MAX_RECORDED_RESULT]
+    try:
+        return json.loads(result_json)
+    except ValueError:
+        return result_json
 
 
 def outcome(action: TrackedAction) -> Dict[str, Any]:
