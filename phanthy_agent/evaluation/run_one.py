@@ -30,7 +30,7 @@ from .trace import Trace
 log = logging.getLogger("phanthy.eval")
 
 READY_TIMEOUT_S = 60.0
-REPLY_TIMEOUT_S = 30.0
+REPLY_TIMEOUT_S = 60.0  # a turn may speak for a minute (agent.max_spoken_chars)
 SPEAKING_TIMEOUT_S = 20.0
 SETTLE_S = {"text": 0.6, "audio": 2.0}  # idle this long counts as idle (audio: the recognizer may still be busy)
 WORLD_USERS = ("box_office",)  # nodes that take the world database as their `database` parameter
@@ -66,6 +66,8 @@ def overrides(scenario: Scenario, names: List[str], world: pathlib.Path, workdir
     nodes: Dict[str, Dict[str, Any]] = {}
     for key, value in scenario.robot.params.items():
         node, param = key.split(".", 1)
+        if isinstance(value, str) and value.startswith(("./", "../")):  # a file next to the scenario
+            value = str((scenario.folder / value).resolve())
         nodes.setdefault(node, {})[param] = value
     for name in names:
         if name in WORLD_USERS:

@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from typing import Callable, Dict, List, Optional
 
 from .assertions import Verdict, check_all, first_failure, run_passed
@@ -87,6 +88,7 @@ def run_scenario(scenario: Scenario, run: int, workdir: pathlib.Path, domain: in
     env = dict(os.environ, ROS_DOMAIN_ID=str(domain), ROS_AUTOMATIC_DISCOVERY_RANGE="LOCALHOST",
                PYTHONUNBUFFERED="1")
     log_path = workdir / "robot.log"
+    started = time.monotonic()
     with open(log_path, "w", encoding="utf-8") as log_file:
         process = subprocess.Popen([sys.executable, "-m", "phanthy_agent.evaluation.run_one",
                                     str(scenario.path), str(workdir), "--run", str(run)],
@@ -103,7 +105,9 @@ def run_scenario(scenario: Scenario, run: int, workdir: pathlib.Path, domain: in
         tail = log_path.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-5:]
         return Trace(scenario.name, run, outcome="crashed",
                      error=f"exit code {code}, no trace; log: " + " | ".join(tail))
-    return Trace.from_dict(json.loads(trace_file.read_text(encoding="utf-8")))
+    trace = Trace.from_dict(json.loads(trace_file.read_text(encoding="utf-8")))
+    trace.process_s = round(time.monotonic() - started, 3)
+    return trace
 
 
 def grade(scenario: Scenario, run: int, trace: Trace, judge: Optional[Callable] = None) -> RunResult:

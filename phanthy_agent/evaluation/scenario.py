@@ -40,7 +40,7 @@ class Strict(BaseModel):
 
 # --- the visitor ----------------------------------------------------------------------------
 class Step(Strict):
-    say: Optional[str] = Field(None, min_length=1, max_length=2000)
+    say: Optional[str] = Field(None, min_length=1, max_length=20000)
     wait: Optional[Union[Literal["reply", "idle"], float]] = None
     barge_in_after_s: Optional[float] = Field(None, ge=0, le=60)
     confidence: float = Field(0.9, ge=0, le=1)  # text mode: the Transcript's confidence

@@ -34,6 +34,7 @@ class Trace:
     duration_s: float = 0.0
     events: List[Dict[str, Any]] = dataclasses.field(default_factory=list)
     world: str = ""  # the world database file after the run ("" = none)
+    process_s: float = 0.0  # the run's whole process, start-up and shutdown included (runner.py)
 
     def add(self, kind: str, t: float, **fields: Any) -> Dict[str, Any]:
         event = {"t": round(t, 4), "kind": kind, **fields}
