@@ -119,3 +119,38 @@ def test_the_trace_round_trips_through_json(trace):
     again = Trace.from_dict(json.loads(json.dumps(trace.to_dict())))
     assert again.events == trace.to_dict()["events"] and again.world == trace.world
     assert again.said() == "Done, your booking K7P2QD is cancelled."
+
+
+def test_judge_assertions_are_graded_by_the_model_and_their_agreement_reported(trace, monkeypatch):
+    from support.openai_server import OpenAIServer
+
+    from phanthy_agent.evaluation.assertions import check_all
+    from phanthy_agent.evaluation.judge import agreement, make_judge
+    from phanthy_agent.evaluation.runner import RunResult
+    from phanthy_agent.evaluation.scenario import Scenario
+
+    scenario = Scenario.model_validate({
+        "name": "judged", "visitor": {"script": [{"say": "hi"}]},
+        "expect": [{"said": "cancelled"}, {"judge": "the robot confirmed the cancellation"}]})
+    with OpenAIServer([{"content": "PASS\nIt said the booking is cancelled."},
+                       {"content": "FAIL\nNo."}]) as server:
+        monkeypatch.setenv("PHANTHY_JUDGE_BASE_URL", server.base_url)
+        judge = make_judge()
+        first, second = judge(scenario, trace), judge(scenario, trace)
+        prompt = server.requests[0]["messages"][0]["content"]
+    assert [v.passed for v in first] == [True] and [v.passed for v in second] == [False]
+    assert "the robot confirmed the cancellation" in prompt and "tool cancel_booking(" in prompt
+    verdicts = check_all(scenario.expect, trace)
+    results = [RunResult(scenario, k, trace, verdicts, True, "", judged) for k, judged in enumerate((first, second))]
+    assert agreement(results) == (1, 2)
+
+
+def test_an_unreachable_judge_grades_nothing_and_says_why(trace, monkeypatch):
+    from phanthy_agent.evaluation.judge import make_judge
+    from phanthy_agent.evaluation.scenario import Scenario
+
+    monkeypatch.setenv("PHANTHY_JUDGE_BASE_URL", "http://127.0.0.1:9/v1")  # nothing listens on the discard port
+    scenario = Scenario.model_validate({"name": "j", "visitor": {"script": [{"say": "hi"}]},
+                                        "expect": [{"judge": "polite"}]})
+    [v] = make_judge()(scenario, trace)
+    assert v.passed is None and v.found.startswith("judge unavailable")
