@@ -217,7 +217,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     ev.add_argument("--jobs", type=int, default=1, help="runs at a time (each its own graph and ROS domain)")
     ev.add_argument("--report", metavar="DIR", help="write DIR/report.json, DIR/report.html and each run's files")
     ev.add_argument("--junit", metavar="FILE", help="write JUnit XML")
-    ev.add_argument("--judge", action="store_true", help="grade `judge:` assertions with the llm.* endpoint")
+    ev.add_argument("--judge", action="store_true", help="grade `judge:` assertions with an LLM (PHANTHY_JUDGE_*)")
+    ev.add_argument("--param", action="append", default=[], metavar="NODE.PARAM=VALUE",
+                    help="override a robot parameter in every scenario (e.g. agent.agent.brain=openai)")
     node = sub.add_parser("node", help="run one node (as `ros2 run phanthy NAME`)")
     node.add_argument("name")
     sub.add_parser("nodes", help="list the node names")
@@ -230,7 +232,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         return cmd_sim(args.config or (VOICE_CONFIG if args.audio else None), args.brain, ros_args)
     if args.command == "eval":
         from .evaluation.command import cmd_eval
-        return cmd_eval(args.paths, args.repeat, args.jobs, args.report, args.junit, args.judge)
+        return cmd_eval(args.paths, args.repeat, args.jobs, args.report, args.junit, args.judge, args.param)
     if args.command == "devices":
         return cmd_devices()
     if args.command == "node":

@@ -234,12 +234,17 @@ def main(argv=None) -> int:
     parser.add_argument("workdir")
     parser.add_argument("--run", type=int, default=0)
     parser.add_argument("--log-level", default="warning")
+    parser.add_argument("--param", action="append", default=[], help="node.param=JSON, over the scenario's")
     args = parser.parse_args(argv)
     logging.basicConfig(level=getattr(logging, args.log_level.upper(), logging.WARNING),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", datefmt="%H:%M:%S")
     workdir = pathlib.Path(args.workdir)
     workdir.mkdir(parents=True, exist_ok=True)
-    trace = Run(load(args.scenario), workdir, args.run).execute()
+    scenario = load(args.scenario)
+    for item in args.param:  # `phanthy eval --param`: the same overrides for every scenario
+        key, _, value = item.partition("=")
+        scenario.robot.params[key] = json.loads(value)
+    trace = Run(scenario, workdir, args.run).execute()
     out = workdir / "trace.json"
     with tempfile.NamedTemporaryFile("w", dir=workdir, delete=False, suffix=".tmp") as f:
         json.dump(trace.to_dict(), f, ensure_ascii=False, default=str)

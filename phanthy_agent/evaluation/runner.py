@@ -21,6 +21,8 @@ import threading
 import time
 from typing import Callable, Dict, List, Optional
 
+import yaml
+
 from .assertions import Verdict, check_all, first_failure, run_passed
 from .scenario import Scenario, ScenarioError, discover, load
 from .trace import Trace
@@ -48,6 +50,21 @@ class RunResult:
 
 def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60] or "scenario"
+
+
+def parse_params(items: List[str]) -> Dict[str, object]:
+    """`node.param=value` overrides for every scenario (`phanthy eval --param`); values are YAML
+    (`agent.agent.brain=openai`, `speaker.sim.ms_per_char=20`). ScenarioError when malformed."""
+    out: Dict[str, object] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or "." not in key.strip():
+            raise ScenarioError(f"--param {item!r}: expected node.param=value (e.g. agent.agent.brain=openai)")
+        try:
+            out[key.strip()] = yaml.safe_load(value) if value.strip() else ""
+        except yaml.YAMLError as exc:
+            raise ScenarioError(f"--param {item!r}: the value is not valid YAML: {exc}") from None
+    return out
 
 
 def load_all(paths: List[str]) -> List[Scenario]:
@@ -83,7 +100,8 @@ class DomainPool:
             self._free.append(domain)
 
 
-def run_scenario(scenario: Scenario, run: int, workdir: pathlib.Path, domain: int) -> Trace:
+def run_scenario(scenario: Scenario, run: int, workdir: pathlib.Path, domain: int,
+                 params: Optional[Dict[str, object]] = None) -> Trace:
     workdir.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, ROS_DOMAIN_ID=str(domain), ROS_AUTOMATIC_DISCOVERY_RANGE="LOCALHOST",
                PYTHONUNBUFFERED="1")
@@ -91,7 +109,8 @@ def run_scenario(scenario: Scenario, run: int, workdir: pathlib.Path, domain: in
     started = time.monotonic()
     with open(log_path, "w", encoding="utf-8") as log_file:
         process = subprocess.Popen([sys.executable, "-m", "phanthy_agent.evaluation.run_one",
-                                    str(scenario.path), str(workdir), "--run", str(run)],
+                                    str(scenario.path), str(workdir), "--run", str(run)]
+                                   + [a for k, v in (params or {}).items() for a in ("--param", f"{k}={json.dumps(v)}")],
                                    stdout=log_file, stderr=subprocess.STDOUT, env=env)
         try:
             code = process.wait(timeout=scenario.timeout_s + START_MARGIN_S)
@@ -119,6 +138,7 @@ def grade(scenario: Scenario, run: int, trace: Trace, judge: Optional[Callable] 
 
 def run_suite(scenarios: List[Scenario], repeat: int = 1, jobs: int = 1,
               workdir: Optional[pathlib.Path] = None, judge: Optional[Callable] = None,
+              params: Optional[Dict[str, object]] = None,
               on_scenario: Optional[Callable[[Scenario, List[RunResult]], None]] = None) -> List[RunResult]:
     root = pathlib.Path(workdir or tempfile.mkdtemp(prefix="phanthy-eval-"))
     pool = DomainPool(jobs)
@@ -128,7 +148,7 @@ def run_suite(scenarios: List[Scenario], repeat: int = 1, jobs: int = 1,
     def one(scenario: Scenario, run: int) -> None:
         domain = pool.take()
         try:
-            trace = run_scenario(scenario, run, root / "runs" / f"{slug(scenario.name)}-{run + 1}", domain)
+            trace = run_scenario(scenario, run, root / "runs" / f"{slug(scenario.name)}-{run + 1}", domain, params)
         finally:
             pool.give(domain)
         result = grade(scenario, run, trace, judge)

@@ -223,6 +223,11 @@ def _line_of(node: Optional[yaml.Node], loc) -> int:
     return line
 
 
+def _union_branch(part) -> bool:
+    """pydantic names the branch of a union it tried ("literal['reply','idle']", "float")."""
+    return isinstance(part, str) and ("[" in part or part in ("float", "int", "str", "bool"))
+
+
 def load(path: Union[str, pathlib.Path]) -> Scenario:
     path = pathlib.Path(path)
     try:
@@ -242,7 +247,7 @@ def load(path: Union[str, pathlib.Path]) -> Scenario:
         scenario = Scenario.model_validate(data)
     except pydantic.ValidationError as exc:
         first = exc.errors()[0]
-        field = ".".join(str(p) for p in first["loc"]) or "(top level)"
+        field = ".".join(str(p) for p in first["loc"] if not _union_branch(p)) or "(top level)"
         message = first["msg"].removeprefix("Value error, ")
         raise ScenarioError(f"{path}:{_line_of(node, first['loc'])}: {field}: {message}"
                             + (f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else "")) from None

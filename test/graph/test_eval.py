@@ -60,7 +60,8 @@ def suite(tmp_path):
 
 def test_runs_are_isolated_failures_are_failures_and_the_reports_hold_every_run(suite, tmp_path):
     report, junit = tmp_path / "report", tmp_path / "junit.xml"
-    done = eval_cli("--repeat", 2, "--jobs", 2, "--report", report, "--junit", junit, suite)
+    done = eval_cli("--repeat", 2, "--jobs", 2, "--report", report, "--junit", junit,
+                    "--param", "speaker.sim.ms_per_char=20", suite)
     lines = done.stdout.splitlines()
     assert done.returncode == 1, done.stdout + done.stderr
     assert "PASS the last seat (2/2)" in lines, done.stdout + done.stderr
@@ -74,7 +75,10 @@ def test_runs_are_isolated_failures_are_failures_and_the_reports_hold_every_run(
     failed = [c for c in cases.iter("testcase") if c.find("failure") is not None]
     assert sorted(c.get("name") for c in failed) == ["a refund it cannot give [run 1]", "a refund it cannot give [run 2]"]
 
-    runs = json.loads((report / "report.json").read_text())["runs"]
+    meta, runs = (lambda d: (d["meta"], d["runs"]))(json.loads((report / "report.json").read_text()))
+    assert meta["params"] == {"speaker.sim.ms_per_char": 20}
+    overrides = (report / "runs" / "the-last-seat-1" / "overrides.yaml").read_text()
+    assert "ms_per_char: 20" in overrides
     assert len(runs) == 4
     seat = [r for r in runs if r["scenario"] == "the last seat"]
     worlds = {r["trace"]["world"] for r in seat}
@@ -108,7 +112,12 @@ def test_a_broken_scenario_file_is_exit_2_and_names_the_line(tmp_path):
                                        "    - wait: soon\nexpect:\n  - said: hi\n")
     done = eval_cli(tmp_path, timeout=60)
     assert done.returncode == 2
-    assert "bad.yaml:6: visitor.script.0" in done.stderr and done.stdout == ""
+    assert "bad.yaml:6: visitor.script.0.wait: Input should be 'reply' or 'idle'" in done.stderr
+    assert done.stdout == ""
+    (tmp_path / "bad.yaml").unlink()
+    write(tmp_path, "good", scenario("good", "hello", [{"said": "hi"}]))
+    done = eval_cli("--param", "brain=openai", tmp_path, timeout=60)
+    assert done.returncode == 2 and "expected node.param=value" in done.stderr
 
 
 @pytest.mark.models

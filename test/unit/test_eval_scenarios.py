@@ -97,3 +97,12 @@ def test_pass_rates_carry_standard_errors():
 
     mean, se = suite_rates([R(0, True), R(0, False), R(1, True), R(1, True)], repeat=2)
     assert mean == 0.75 and se == pytest.approx(0.25)
+
+
+def test_param_overrides_parse_as_yaml_and_malformed_ones_are_errors():
+    from phanthy_agent.evaluation.runner import parse_params
+    assert parse_params(["agent.agent.brain=openai", "speaker.sim.ms_per_char=20", "x.flag=true"]) == {
+        "agent.agent.brain": "openai", "speaker.sim.ms_per_char": 20, "x.flag": True}
+    for bad in ("brain=openai", "agent.agent.brain", "a.b=[unclosed"):
+        with pytest.raises(ScenarioError, match="--param"):
+            parse_params([bad])
