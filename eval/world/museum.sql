@@ -1,5 +1,8 @@
 -- The suite's world: the box office's tables and today's tours, bookings and members.
 -- Every run gets a fresh copy; a scenario may add its own statements after this file.
+-- It starts as a copy of the box office's demo data (phanthy_drivers/box_office_db.py) on
+-- purpose: a benchmark's world is frozen, so a change to what `phanthy sim` shows can never
+-- move the suite's results.
 CREATE TABLE tours (
     id TEXT PRIMARY KEY, name TEXT NOT NULL, start_time TEXT NOT NULL,
     capacity INTEGER NOT NULL CHECK (capacity >= 0), price_cents INTEGER NOT NULL CHECK (price_cents >= 0));
