@@ -25,6 +25,7 @@ class Gripper(DriverNode):
     def __init__(self, name):
         super().__init__(name)
         self.released = threading.Event()
+        self.step_s = 0.05  # 40 steps: a grip takes 2 s unless cancelled
         self.add_tool(self.grip, "Close the gripper.",
                       {"type": "object", "properties": {"force": {"type": "number", "minimum": 0, "maximum": 40}},
                        "required": ["force"]},
@@ -36,7 +37,7 @@ class Gripper(DriverNode):
     def grip(self, call: ToolCall) -> dict:
         for step in range(40):
             call.feedback({"step": step})
-            if not call.wait(0.05):
+            if not call.wait(self.step_s):
                 return {"closed_to": step}
         return {"closed_to": 40}
 
@@ -108,10 +109,14 @@ def test_cancel_is_accepted_and_reported_truthfully(rig):
 
 def test_hook_goal_stops_the_running_call(rig):
     name, driver, executor, loop, _, done, _ = rig
+    # A 40 s grip: the hook's first goal includes discovering the release server, which took
+    # over 2 s on a loaded CI machine (the grip had then succeeded before the release came).
+    driver.step_s = 1.0
     started = loop.run(executor.start(name, "grip", {"force": 5}))
     loop.call(executor.fire_hook, HookTarget(name, "release", {}), "on_interrupt_motion")
-    _, status, _, _ = outcome(done, started.action_id)
+    _, status, result_json, _ = outcome(done, started.action_id, timeout=45.0)
     assert driver.released.is_set() and status == "cancelled"
+    assert json.loads(result_json)["closed_to"] < 40
 
 
 @pytest.mark.parametrize("tool,args,expect", [
