@@ -98,9 +98,12 @@ class OfflineMonitor:
         if not asked:  # "how heavy is the squid?": the best sentence with a mass
             hit, value = typed[0]
             return (hit,) + value if hit.score >= self.t.answer else None
-        for hit, value in typed:
-            if coverage(asked, content_words(hit.sentence.text)) >= self.t.coverage:
-                return (hit,) + value
+        covered = [(hit, value) for hit, value in typed
+                   if coverage(asked, content_words(hit.sentence.text)) >= self.t.coverage]
+        if covered:  # the first answer type the question names wins ("when did she die": ago, not age)
+            rank = {t: i for i, t in enumerate(utterance.answer_types)}
+            hit, value = min(covered, key=lambda c: rank.get(c[1][1], rank.get("count", len(rank))))
+            return (hit,) + value
         hit, value = typed[0]
         return (hit,) + value if hit.dense >= self.t.paraphrase else None
 

@@ -32,6 +32,7 @@ RETRACTION = re.compile(r"\b(no,? wait|wait,? no|sorry,? (?:i|that)|i was wrong|
                         re.IGNORECASE)
 # words that say what kind of answer a question wants, and the answer types they ask for
 TYPE_RULES: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
+    (r"\bhow long ago\b|\bhow many years ago\b", ("ago",)),
     (r"\bhow (?:heavy|much (?:does|did|do|would|could) (?:\w+ ){0,3}weigh)|\bwhat (?:does|did|do) (?:\w+ ){0,4}weigh|"
      r"\bhow much (?:\w+ ){0,2}(?:weigh|weight)|\bweight\b|\bweigh(?:s|ed)?\b", ("mass",)),
     (r"\bhow (?:long|much time) (?:does|did|do|will|would) (?:\w+ ){0,4}(?:take|last|need)|"
