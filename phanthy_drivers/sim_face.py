@@ -12,10 +12,10 @@ from .sdk import DriverNode, ToolCall
 
 FACE_STATES = {"on_wake": "attentive", "on_hearing": "listening", "on_thinking": "thinking",
                "on_speaking": "speaking", "on_idle": "idle", "on_error": "confused",
-               "on_interrupt_all": "listening"}
+               "on_interrupt_all": "listening", "on_hand_raise": "hand_raised", "on_hand_lower": "idle"}
 LED_COLORS = {"on_wake": "white", "on_hearing": "blue", "on_thinking": "amber",
               "on_speaking": "green", "on_idle": "off", "on_error": "red",
-              "on_interrupt_all": "blue"}
+              "on_interrupt_all": "blue", "on_hand_raise": "purple", "on_hand_lower": "off"}
 
 
 class SimStateDisplay(DriverNode):

@@ -202,6 +202,24 @@ class AgentCore:
                   self._turn_id(), text=text)
         return routing
 
+    def start_prepared(self, event: Event) -> str:
+        """A turn whose words another node prepared (`event.prepared_reply`; group conversations).
+        It starts only when nothing runs or waits: an intervention never talks over a reply.
+        Returns "" when started, else why not."""
+        if self._busy or self._turn is not None or self._starts or len(self.inbox) or self.tracker.outstanding():
+            return "busy: the robot is answering or speaking"
+        self._busy = True
+        self._starts.append(event)
+        self._signal_change()
+        return ""
+
+    def stop_turn(self, turn_id: str) -> bool:
+        """End the turn with this id now (a visitor speaks over a prepared turn): interrupted."""
+        if self._turn is None or self._turn.turn_id != turn_id:
+            return False
+        self.cancel_turn("interrupted")
+        return True
+
     def voice_activity(self, speaking: bool) -> None:
         """VAD onset or resume (True) / offset (False): while a visitor speaks, and briefly
         after, their words are on their way; acting tools and `finish` wait for them (bounded)
@@ -287,7 +305,8 @@ class AgentCore:
         voice_turn = bool(self.voice.session) and self.session == self.voice.session
         if voice_turn:
             self.conversation.apply(self.voice.turn_started())
-        turn = self._turn = TurnHandle(uuid.uuid4().hex[:12])
+        turn = self._turn = TurnHandle(triggers[0].turn_id if triggers and triggers[0].turn_id
+                                       else uuid.uuid4().hex[:12])
         turn.runner = runner = TurnRunner(self, triggers, turn.turn_id, lambda: turn.cancel_reason)
         turn.task = asyncio.ensure_future(runner.run())
         done, _ = await asyncio.wait({turn.task}, timeout=self.config.turn_timeout_s)

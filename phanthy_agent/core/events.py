@@ -58,6 +58,9 @@ class Event:
     t_transcript_ready: float = 0.0
     # a sensor reading's fields (priority 0 sources), for the summarizer and query_events
     data: Optional[Mapping[str, Any]] = None
+    # a prepared turn (group conversations, phanthy/floor_requests): say this verbatim, ask no brain
+    prepared_reply: str = ""
+    turn_id: str = ""  # the turn's id when the requester chose it ("" = a fresh one)
 
     @property
     def is_transcript(self) -> bool:

@@ -19,6 +19,7 @@ log = logging.getLogger(__name__)
 HOOK_NAMES = (
     "on_interrupt_speak", "on_interrupt_motion", "on_interrupt_all", "on_wake", "on_hearing",
     "on_thinking", "on_speaking", "on_idle", "on_error",
+    "on_hand_raise", "on_hand_lower",  # group conversations: the robot has something to say / no longer
 )
 INTERRUPT_HOOKS = ("on_interrupt_speak", "on_interrupt_motion")
 ROLES = ("visitor", "operator", "admin")  # who sent a message, least trusted first

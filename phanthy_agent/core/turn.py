@@ -86,7 +86,10 @@ class TurnRunner:
                                                host.history.messages(), self.inputs)
         self._history_start = len(self._messages) - len(self.inputs)
         try:
-            await self._steps()
+            if self.triggers and self.triggers[0].prepared_reply:
+                await self._say_prepared(self.triggers[0].prepared_reply)
+            else:
+                await self._steps()
         except asyncio.CancelledError:
             # interrupt mode or the turn timeout: the core cancelled us and said why
             result.end_reason = self._cancel_reason() or "cancelled"
@@ -158,6 +161,19 @@ class TurnRunner:
         log.error("turn %s: %s", self.turn_id, self.result.error)
         self._stop_everything("step limit")
         await self._confirm_cancels()
+
+    async def _say_prepared(self, text: str) -> None:
+        """A prepared turn (group conversations): its words come with the request and are said
+        as they are, through the speech tool; no brain is asked. The ACP wait at the end is a
+        normal turn's (a message arriving first interrupts it)."""
+        self.result.steps = 1
+        self.result.brains.append("prepared")
+        self.result.t_first_token = self.host.clock()
+        self._final_text = text
+        self._messages.append(Message("assistant", text))
+        await self._say(bound_speech(text, self.cfg.max_spoken_chars))
+        if not await self._finish():
+            self.result.end_reason, self.result.error = "error", "the prepared reply could not be said"
 
     @property
     def role(self) -> str:

@@ -1,5 +1,5 @@
 """The group-conversation benchmark's generator, in the style of CHI-180-proactive: exhibit
-documents + hand-written fact items (eval/group/items/*.yaml) -> multi-party conversations
+documents + hand-written fact items (bench/group/items/*.yaml) -> multi-party conversations
 (2-4 visitors, ordinary turns in between) with planted events, deterministic for a seed.
 
 Events and their ideal action (the robot's):
