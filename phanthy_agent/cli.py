@@ -51,6 +51,7 @@ NODES: Dict[str, str] = {
     "console": "phanthy_perception.console:ConsoleNode",
     "chat_web": "phanthy_agent.ros.chat_node:WebChatNode",
     "chat_telegram": "phanthy_agent.ros.chat_node:TelegramNode",
+    "proactive": "phanthy_agent.ros.proactive_node:ProactiveNode",
 }
 GLOBAL_SECTIONS = ("/**", "**")
 SIM_CONFIG = "sim.yaml"

@@ -19,7 +19,7 @@ import time
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 
-from phanthy.msg import (AgentEvent, AgentState, ChatMessage, Event as EventMsg, PeerAnnounce, Playback,
+from phanthy.msg import (AgentEvent, AgentState, ChatMessage, Event as EventMsg, FloorRequest, PeerAnnounce, Playback,
                          RobotStatus, ToolManifest, Transcript, TurnRecord, TurnTiming, VoiceActivity,
                          WakeWord)
 
@@ -34,6 +34,7 @@ from ..conversation.history_store import HistoryStore
 from ..conversation.voice_machine import EXIT_PHRASES, VoiceLines, VoiceTimeouts
 from ..core.agent import AgentConfig, AgentCore
 from ..core.context import DEFAULT_IDENTITY, ContextBuilder
+from ..core import prepared
 from ..core.events import InterruptMode
 from ..core.skills import SkillLibrary
 from ..core.tools import INTERRUPT_HOOKS
@@ -170,6 +171,7 @@ class AgentNode(Node):
         self.create_subscription(Playback, playback_topic, self._on_playback, RELIABLE)
         self.create_subscription(VoiceActivity, "voice/activity", self._on_voice_activity, RELIABLE)
         self.create_subscription(WakeWord, "voice/wake", self._on_wake, RELIABLE)
+        self.create_subscription(FloorRequest, "phanthy/floor_requests", self._on_floor_request, RELIABLE)
         # only the recognizer's failures: the words themselves come through the collector
         self.create_subscription(Transcript, "voice/transcript", self._on_transcript, RELIABLE)
         self.create_timer(1.0, self._expire_peers)
@@ -189,6 +191,12 @@ class AgentNode(Node):
     def _on_voice_activity(self, msg: VoiceActivity) -> None:
         if msg.event in ("onset", "resume", "offset", ""):
             self._loop.call_soon_threadsafe(self.core.voice_activity, bool(msg.speaking))
+
+    def _on_floor_request(self, msg: FloorRequest) -> None:
+        """Group conversations: the proactive node's prepared turns (core/prepared.py)."""
+        self._loop.call_soon_threadsafe(prepared.handle, self.core, prepared.FloorCommand(
+            msg.id[:64], msg.command, clean_text(msg.trigger_source)[:64] or "proactive",
+            clean_text(msg.input)[:1000], clean_text(msg.text)[:4000], from_time(msg.header.stamp)))
 
     def _on_transcript(self, msg: Transcript) -> None:
         if msg.error:

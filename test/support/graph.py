@@ -62,11 +62,12 @@ class Graph:
                      timeout, f"manifests of {sorted(drivers)}")
             self.states.wait(what="the agent state")
 
-    def say(self, text: str, duration_ms: int = 1500, source: str = "test") -> None:
+    def say(self, text: str, duration_ms: int = 1500, source: str = "test",
+            speaker_id: str = "anonymous_speaker") -> None:
         now = time.time()
         self._speech.publish(Transcript(header=header(now), text=text, is_final=True,
                                         audio_duration_ms=duration_ms, confidence=0.9,
-                                        speaker_id="anonymous_speaker", language="en-US", source=source))
+                                        speaker_id=speaker_id, language="en-US", source=source))
 
     def wait_turns(self, n: int, timeout: float = 60.0) -> List[TurnRecord]:
         return self.turns.wait(lambda ms: len(ms) >= n, timeout, f"{n} turn record(s)")

@@ -1,0 +1,88 @@
+"""Group conversations over real DDS: two visitors talk at the whale, the proactive node
+corrects a number nobody fixed (a prepared turn of the agent, trigger_source proactive, its
+evidence on phanthy/interventions and on the evidence page in headless Chromium), yields when
+a visitor talks over it and says it again, and answers a direct question in a normal turn."""
+
+import time
+
+from playwright.sync_api import sync_playwright
+
+from phanthy.msg import Intervention
+from support.graph import RELIABLE
+from support.ros_harness import Collect, wait_for
+from test_channels_graph import CHROMIUM, CHROMIUM_ARGS  # Debian's chromium, headless
+
+HEART = "Her heart alone weighed about 180 kilograms, roughly as much as a motorbike."
+GROUP = {"collector": {"sources.speech.topic": "voice/transcript", "sources.speech.type": "phanthy/msg/Transcript",
+                       "sources.speech.priority": 0},
+         "speaker": {"sim.ms_per_char": 30.0},
+         "proactive": {"documents": ["exhibits"], "cooldown_s": 0.0, "opening_silence_s": 0.8, "web.port": 0}}
+
+
+def group_graph(graph_factory, **proactive):
+    params = {k: dict(v) for k, v in GROUP.items()}
+    params["proactive"].update(proactive)
+    g = graph_factory([], nodes=("collector", "agent", "speaker", "face", "proactive"), params=params)
+    g.interventions = Collect(g.probe, Intervention, "phanthy/interventions", RELIABLE)
+    wait_for(lambda: g.nodes["proactive"].count_publishers("voice/transcript") > 0, 20, "the group's microphone")
+    return g
+
+
+def talk(g, *lines, gap_s=0.3):
+    """Visitors' turns in quick succession (no opening between them)."""
+    for speaker, text in lines:
+        g.say(text, speaker_id=speaker)
+        time.sleep(gap_s)
+
+
+def states(g, kind=None):
+    return [(m.id, m.state) for m in g.interventions.snapshot() if kind is None or m.kind == kind]
+
+
+def test_two_visitors_get_a_cited_correction_they_can_check_on_the_evidence_page(graph_factory):
+    g = group_graph(graph_factory)
+    talk(g, ("visitor_1", "Look at the size of this whale skeleton!"),
+         ("visitor_2", "I read her heart weighed 600 kilograms."),
+         ("visitor_1", "Wow, that's heavy."),
+         ("visitor_2", "Imagine seeing one in the ocean."))
+    [turn] = g.wait_turns(1, timeout=30)
+    assert turn.trigger_source == "proactive" and turn.end_reason == "finished"
+    assert "180 kilograms" in turn.reply
+    delivered = g.interventions.wait(lambda ms: any(m.state == "delivered" for m in ms), 10, "a delivered one")
+    item = next(m for m in delivered if m.state == "delivered")
+    assert item.kind == "wrong" and item.citations == ["blue_whale:5"] and item.evidence == [HEART]
+    assert item.turns_late == 2 and item.text == turn.reply
+    assert [s for _, s in states(g)][:3] == ["pending", "speaking", "delivered"]
+    port = g.nodes["proactive"].port
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            page.goto(f"http://127.0.0.1:{port}/")
+            page.wait_for_selector(".sentence.cited", timeout=20_000)
+            assert page.inner_text(".sentence.cited") == HEART
+            assert page.inner_text("#said") == turn.reply
+            assert page.locator(".sentence").count() == 21, "the whole whale document, the cited sentence in it"
+        finally:
+            browser.close()
+
+
+def test_it_yields_to_a_visitor_and_says_it_again_then_answers_a_direct_question(graph_factory):
+    g = group_graph(graph_factory, **{"web.enabled": False})
+    talk(g, ("visitor_1", "This whale skeleton is enormous."),
+         ("visitor_2", "She was 40 metres long, I think."),
+         ("visitor_1", "Really?"),
+         ("visitor_2", "That's what the sign said."))
+    g.interventions.wait(lambda ms: any(m.state == "speaking" for m in ms), 20, "the robot speaking")
+    g.say("Hang on, let me finish what I was saying about it.", speaker_id="visitor_1")
+    first = g.wait_turns(1, timeout=20)[0]
+    assert first.trigger_source == "proactive" and first.end_reason == "interrupted"
+    g.interventions.wait(lambda ms: any(m.state == "yielded" for m in ms), 10, "the robot yielding")
+    second = g.wait_turns(2, timeout=30)[1]
+    assert second.trigger_source == "proactive" and "25 metres" in second.reply and second.end_reason == "finished"
+    g.say("Hey robot, how heavy was her heart?", speaker_id="visitor_2")
+    third = g.wait_turns(3, timeout=30)[2]
+    assert third.trigger_source == "speech" and third.inputs == ["how heavy was her heart?"]
+    assert "180 kilograms" in third.reply
+    answers = [m for m in g.interventions.snapshot() if m.kind == "answer"]
+    assert answers and answers[-1].citations == ["blue_whale:5"]
