@@ -44,6 +44,8 @@ class Thresholds:
     coverage: float = 0.5  # share of a question's content words an answer must have ...
     paraphrase: float = 0.68  # ... unless its cosine similarity is this high (a paraphrase)
     answer_floor: float = 0.3  # an answer that covers what the question asks scores at least this
+    claim_shared: float = 0.35  # a sentence sharing a word with the claim is checked from this score
+    paraphrase_claim: float = 0.6  # ... and one sharing none only when this similar ("this rock weighs")
     other_exhibit: float = 0.15  # a name's own exhibit scores this much above the focus: about it
 
 
@@ -68,8 +70,10 @@ class OfflineMonitor:
         named = [d for d in self.library.documents if utterance.content & self._exhibit_words(d)]
         if len(named) == 1:
             focus = named[0]  # "this whale": the turn says which exhibit it is about
-        elif before is not None and self.entities.mentions(turn.text):
-            focus = before  # a name of another exhibit does not move the group to it
+        elif before is not None:
+            # the group stands at an exhibit: one turn that sounds like another ("how old was she
+            # when she died?" at the whale) is about this one, unless it names the other
+            focus = before
         base = Finding(Label.OFF_TOPIC, turn.index, one_line(turn.text), speaker=turn.speaker)
         if not hits or hits[0].score < self.t.on_topic or focus is None:
             return base
@@ -95,9 +99,9 @@ class OfflineMonitor:
                 typed.append((hit, value))
         if not typed:
             return None
-        if not asked:  # "how heavy is the squid?": the best sentence with a mass
+        if not asked:  # "how heavy is the squid?": the best sentence with a mass (the only one, or a clear match)
             hit, value = typed[0]
-            return (hit,) + value if hit.score >= self.t.answer else None
+            return (hit,) + value if hit.score >= self.t.answer or len(typed) == 1 else None
         covered = [(hit, value) for hit, value in typed
                    if coverage(asked, content_words(hit.sentence.text)) >= self.t.coverage]
         if covered:  # the first answer type the question names wins ("when did she die": ago, not age)
@@ -178,19 +182,20 @@ class OfflineMonitor:
         return self._titles.get(document, frozenset())
 
     def _subject(self, hit: Hit, words) -> float:
-        return hit.score + 0.5 * coverage(words, content_words(hit.sentence.text))
+        return hit.score + coverage(words, content_words(hit.sentence.text))
 
     def check_value(self, turn: Turn, said: Quantity, focus: str, base: Finding) -> Optional[Finding]:
         """A wrong finding for a number the focus exhibit's documents contradict, an on-track one
         when they state it, None when they say nothing of it."""
         words = content_words(mask(turn.text)) - self._exhibit_words(focus)
         candidates: List[Tuple[float, Hit, List[Quantity]]] = []
-        for hit in self.retriever.search(turn.text, k=8, documents=[focus]):
+        for hit in self.retriever.search(turn.text, k=12, documents=[focus]):
             same = [q for q in extract(hit.sentence.text)
                     if q.dimension == said.dimension and aspects_agree(said, q)]
-            if not same or hit.score < self.t.claim:
+            shared = bool(words & content_words(hit.sentence.text))
+            if not same or hit.score < (self.t.claim_shared if shared else self.t.claim):
                 continue
-            if words and not (words & content_words(hit.sentence.text)):
+            if words and not shared and hit.dense < self.t.paraphrase_claim:
                 continue  # nothing the turn speaks of is in the sentence ("parking" vs "carcass")
             candidates.append((self._subject(hit, words), hit, same))
         if not candidates:
@@ -227,7 +232,8 @@ class OfflineMonitor:
             right = self.entities.in_sentence(hit.sentence, entity.kind)
             if not right:
                 continue
-            score = hit.score + (self.retriever.similarity(origin.text, hit.sentence.text) if origin else 0.0)
+            score = hit.score + (self.retriever.similarity(origin.text, hit.sentence.text) if origin else 0.0) \
+                + 0.5 * coverage(words, content_words(hit.sentence.text)) * bool(words)
             if best is None or score > best[0]:
                 best = (score, hit, right[0])
         if best is not None and best[0] >= self.t.relation:

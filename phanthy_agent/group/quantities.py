@@ -74,6 +74,9 @@ ASPECTS = {"long": ("long", "length", "measure", "measures", "from"), "tall": ("
            "shoulder", "hips"), "deep": ("deep", "depth", "buried", "dive", "below", "deeper", "down"),
            "wide": ("across", "wide", "width", "diameter"), "far": ("away", "far", "distance", "carry", "heard")}
 _ASPECT_OF = {word: aspect for aspect, words in ASPECTS.items() for word in words}
+# nouns a value can be "of" right after its unit: what it measures, when a sentence has several
+_MEASURED = frozenset("""iron nickel krill water liquid rock stone metal bone bones meat food sand
+gold silver copper carbon oxygen ice""".split())
 
 
 @dataclasses.dataclass(frozen=True)
@@ -84,6 +87,7 @@ class Quantity:
     start: int = 0  # character span in the normalized text (words turned to digits)
     end: int = 0
     aspect: str = ""  # a length's direction (long | tall | deep | wide | far), "" unknown
+    of: str = ""  # the word right after it that says what it measures ("92 percent iron"), "" none
 
     def __str__(self) -> str:
         return self.text
@@ -136,7 +140,9 @@ def extract(text: str) -> List[Quantity]:
             if dimension != "duration" or suffix not in ("old", "ago"):
                 end = m.end(3)
             aspect = _aspect(normalized, m.start(), end) if dimension == "length" else ""
-            found.append(Quantity(value, dimension, label.strip(), m.start(), end, aspect))
+            follows = re.match(r"\s+(?:of\s+)?([a-z]{3,})\b", normalized[end:end + 30].lower())
+            of = follows.group(1) if follows and follows.group(1) in _MEASURED else ""
+            found.append(Quantity(value, dimension, label.strip(), m.start(), end, aspect, of))
             continue
         counted = _COUNTED.match(normalized, m.end(2) if scale else m.end(1))
         if counted and counted.group(1).lower() not in _NOT_COUNTED:
@@ -159,7 +165,9 @@ def _aspect(text: str, start: int, end: int) -> str:
 
 
 def aspects_agree(a: Quantity, b: Quantity) -> bool:
-    return not a.aspect or not b.aspect or a.aspect == b.aspect
+    """Nothing says the two measure different things (a length's direction, "percent iron" vs
+    "percent nickel")."""
+    return (not a.aspect or not b.aspect or a.aspect == b.aspect) and (not a.of or not b.of or a.of == b.of)
 
 
 def same_value(a: Quantity, b: Quantity, tolerance: float = TOLERANCE) -> bool:

@@ -62,7 +62,8 @@ kilograms kilos tonnes tons litres liters""".split())
 # content words that only say what kind of answer is wanted, not what it is about
 TYPE_WORDS = frozenset("""heavy weigh weight long tall high big wide deep far large short old age
 year when fast speed hot cold temperature much many cost pay paid price worth money percent
-percentage strong force hard where who whose name size take took last time ago""".split())
+percentage strong force hard where who whose name size take took last time ago stand stands stood
+measure measures measured height length""".split())
 # words a question or claim shares with any sentence of an exhibit: they say nothing of its topic
 GENERIC = frozenset("""think thought guess really actually wow huh yeah right mean sure pretty
 maybe probably apparently read sign says said panel kind sort thing stuff one bit lot whole
@@ -119,10 +120,10 @@ def answer_types(text: str) -> Tuple[str, ...]:
             return ("duration",) if thing in ("years", "months", "weeks", "days", "hours", "minutes",
                                               "seconds") else ()
         return (f"count:{singular(thing)}", "count")
-    for pattern, types in TYPE_RULES:
-        if re.search(pattern, lowered):
-            return types
-    return ()
+    found = [(m.start(), order, types) for order, (pattern, types) in enumerate(TYPE_RULES)
+             for m in [re.search(pattern, lowered)] if m]
+    # the question's own wh-phrase decides: "how hot was it when it landed" wants a temperature
+    return min(found)[2] if found else ()
 
 
 def is_question(text: str) -> bool:
