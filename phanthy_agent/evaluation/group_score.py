@@ -170,6 +170,9 @@ def misses(replays: Sequence[Replay], kinds=SPEAK + SILENT, limit: int = 20) -> 
             if event.kind not in kinds:
                 continue
             hit = spoken.get(event.turn)
+            if event.kind in SPEAK and hit is not None and grade(event, hit.intervention) != "correct":
+                out.append(f"{event.kind:15} {grade(event, hit.intervention).upper():7} {turns[event.turn].text!r}"
+                           f" (gold {event.sentence} {event.value!r}) -> {hit.intervention.text!r}")
             if (event.kind in SPEAK) != (hit is not None):
                 out.append(f"{event.kind:15} {'MISSED' if hit is None else 'SPOKE '} {turns[event.turn].text!r}"
                            + (f" -> {hit.intervention.text!r}" if hit else ""))

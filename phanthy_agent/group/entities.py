@@ -22,7 +22,7 @@ JOINERS = frozenset({"of", "de", "du", "la", "le", "aux", "van", "von", "da", "d
 NOT_NAMES = frozenset("""The A An It Its His Her Their Our Your This That These Those In On At By
 For From When While After Before During If As Here There Each Every Some Most Many Visitors
 Scientists Nobody Getting Digging One Two Three He She They We You I Dutch French Amateur Rats
-Blue Giant Woolly Adult Amethyst Lava Scans Celsius""".split())
+Blue Giant Woolly Adult Amethyst Lava Scans Celsius Earth""".split())
 PERSON_CUES = ("named", "by", "dr.", "dr", "painter", "sculptor", "engineer", "physicist",
                "naturalist", "captain", "scientist", "miner", "herder", "schoolteacher", "pilot")
 PLACE_CUES = ("in", "near", "at", "from", "off", "on")
@@ -105,11 +105,12 @@ class EntityIndex:
                     entity.kind = kind
                 entity.documents.add(sentence.document)
                 entity.sentences.append(sentence.id)
+        common = {w for s in library.sentences for w in re.findall(r"\b[a-z][a-z'-]+\b", s.text)}
         for entity in self.entities.values():
             entity.aliases.add(entity.name.lower())
             parts = entity.name.split()
-            if entity.kind == "person" and len(parts) >= 2:
-                entity.aliases.add(parts[-1].lower())  # "Larson" is Peter Larson
+            if entity.kind == "person" and len(parts) >= 2 and parts[-1].lower() not in common:
+                entity.aliases.add(parts[-1].lower())  # "Larson" is Peter Larson ("Marsh" is also a marsh)
         self._by_alias: Dict[str, Entity] = {}
         for entity in sorted(self.entities.values(), key=lambda e: len(e.name)):
             for alias in entity.aliases:
@@ -132,6 +133,13 @@ class EntityIndex:
             if entity not in seen and (kind is None or entity.kind == kind):
                 seen.append(entity)
         return seen
+
+    def without_names(self, text: str) -> str:
+        """The text with the documents' names taken out ("Stan Sacrison reported it" says
+        nothing about Stan the T. rex)."""
+        for m in reversed(self.mentions(text)):
+            text = text[:m.start] + " " + text[m.end:]
+        return text
 
     def get(self, name: str) -> Optional[Entity]:
         return self.entities.get(name) or self._by_alias.get(name.lower())

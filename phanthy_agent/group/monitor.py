@@ -52,9 +52,10 @@ class Finding:
 
     @property
     def key(self) -> str:
-        """What the point is about: the grounding sentence and the kind of value. Two findings
-        with one key are the same point (the ledger keeps one, the gate says it once)."""
-        return f"{self.citations[0] if self.citations else self.claim.lower()}|{self.dimension}"
+        """What the point is about: the grounding sentence, the kind of value and the value. Two
+        findings with one key are the same point (the ledger keeps one, the gate says it once)."""
+        where = self.citations[0] if self.citations else self.claim.lower()
+        return f"{where}|{self.dimension}|{self.correct.lower()}"  # one sentence may hold two facts
 
 
 class Monitor(Protocol):

@@ -30,6 +30,7 @@ ON_TOPIC = 0.45  # best fused score of a turn about the exhibits at all
 ANSWER = 0.55  # fused score of a sentence that answers a question
 CLAIM = 0.5  # fused score of the sentence a claimed value is checked against
 SUBJECT_MARGIN = 0.08  # a value found in a sentence this much less about the subject is a swap
+SPECIFIC = ("age", "speed", "temperature", "force", "percent", "volume")  # kinds an exhibit seldom has twice
 RELATION = 0.6  # a misattribution: the focus sentence's score for the turn plus its similarity to
 # the sentence the misattributed name comes from
 
@@ -43,7 +44,8 @@ class Thresholds:
     relation: float = RELATION
     coverage: float = 0.5  # share of a question's content words an answer must have ...
     paraphrase: float = 0.68  # ... unless its cosine similarity is this high (a paraphrase)
-    answer_floor: float = 0.3  # an answer that covers what the question asks scores at least this
+    answer_floor: float = 0.25  # an answer that covers what the question asks scores at least this
+    answer_window: float = 0.3  # an answer of the asked direction this close to the best goes first
     claim_shared: float = 0.35  # a sentence sharing a word with the claim is checked from this score
     paraphrase_claim: float = 0.6  # ... and one sharing none only when this similar ("this rock weighs")
     other_exhibit: float = 0.15  # a name's own exhibit scores this much above the focus: about it
@@ -67,7 +69,7 @@ class OfflineMonitor:
         hits = self.retriever.search(turn.text, k=8)
         before = self.focus.document
         focus = self.focus.update(hits)
-        named = [d for d in self.library.documents if utterance.content & self._exhibit_words(d)]
+        named = self._named(turn.text)
         if len(named) == 1:
             focus = named[0]  # "this whale": the turn says which exhibit it is about
         elif before is not None:
@@ -99,6 +101,11 @@ class OfflineMonitor:
                 typed.append((hit, value))
         if not typed:
             return None
+        aspect = aspect_wanted(utterance.text)
+        if aspect:  # "how long is Stan": a length said to be a length ("12 metres from nose to tail") first
+            explicit = [c for c in typed if getattr(c[1][2], "aspect", "") == aspect]
+            if explicit and explicit[0][0].score >= typed[0][0].score - self.t.answer_window:
+                typed.sort(key=lambda c: c is not explicit[0])
         if not asked:  # "how heavy is the squid?": the best sentence with a mass (the only one, or a clear match)
             hit, value = typed[0]
             return (hit,) + value if hit.score >= self.t.answer or len(typed) == 1 else None
@@ -106,10 +113,23 @@ class OfflineMonitor:
                    if coverage(asked, content_words(hit.sentence.text)) >= self.t.coverage]
         if covered:  # the first answer type the question names wins ("when did she die": ago, not age)
             rank = {t: i for i, t in enumerate(utterance.answer_types)}
-            hit, value = min(covered, key=lambda c: rank.get(c[1][1], rank.get("count", len(rank))))
+            hit, value = min(covered, key=lambda c: (rank.get(c[1][1], rank.get("count", len(rank))),
+                                                     self._other_names(c[0], text, c[1][1])))
             return (hit,) + value
         hit, value = typed[0]
-        return (hit,) + value if hit.dense >= self.t.paraphrase else None
+        if hit.dense >= self.t.paraphrase:
+            return (hit,) + value
+        first = [c for c in typed if c[1][1] == typed[0][1][1]]
+        if len(first) == 1 and hit.score >= self.t.answer and value[1] in SPECIFIC:
+            return (hit,) + value  # the exhibit's only value of that kind ("how old is this rock?")
+        return None
+
+    def _other_names(self, hit: Hit, text: str, wanted: str) -> bool:
+        """Does the sentence name a place or person the question did not (and did not ask for)?
+        "His Paris pendulum had a wire 67 metres long" is about another pendulum."""
+        said = {m.entity.name for m in self.entities.mentions(text)}
+        return any(e.name not in said and e.kind != wanted and e.kind in ("place", "person")
+                   for e in self.entities.in_sentence(hit.sentence))
 
     def _typed_value(self, hit: Hit, utterance: Utterance) -> Optional[Tuple[str, str, object]]:
         aspect = aspect_wanted(utterance.text)
@@ -138,7 +158,7 @@ class OfflineMonitor:
             return None
         hits = self.retriever.search(question, k=8)
         focus = self.focus.update(hits) if hits else self.focus.document
-        named = [d for d in self.library.documents if utterance.content & self._exhibit_words(d)]
+        named = self._named(question)
         if len(named) == 1:
             focus = named[0]
         if focus is None:
@@ -169,6 +189,12 @@ class OfflineMonitor:
             if finding is not None:
                 return finding
         return dataclasses.replace(base, label=Label.ON_TRACK)
+
+    def _named(self, text: str) -> List[str]:
+        """The exhibits the text names ("this whale"), not counting a person's or place's name
+        ("Stan Sacrison" is not Stan the T. rex)."""
+        words = content_words(self.entities.without_names(text) if self.entities.mentions(text) else text)
+        return [d for d in self.library.documents if words & self._exhibit_words(d)]
 
     def _exhibit_words(self, document: str) -> frozenset:
         """Words that name an exhibit: its title's words no other document uses ("whale",

@@ -70,7 +70,7 @@ TOLERANCE = 0.1
 
 
 # which way a length goes, from the words next to it: "25 metres long" is not "500 metres deep"
-ASPECTS = {"long": ("long", "length", "measure", "measures", "from"), "tall": ("tall", "high", "height", "stand", "stands", "stood",
+ASPECTS = {"long": ("long", "longest", "length", "measure", "measures", "from"), "tall": ("tall", "tallest", "high", "height", "stand", "stands", "stood",
            "shoulder", "hips"), "deep": ("deep", "depth", "buried", "dive", "below", "deeper", "down"),
            "wide": ("across", "wide", "width", "diameter"), "far": ("away", "far", "distance", "carry", "heard")}
 _ASPECT_OF = {word: aspect for aspect, words in ASPECTS.items() for word in words}

@@ -33,6 +33,7 @@ RETRACTION = re.compile(r"\b(no,? wait|wait,? no|sorry,? (?:i|that)|i was wrong|
 # words that say what kind of answer a question wants, and the answer types they ask for
 TYPE_RULES: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
     (r"\bhow long ago\b|\bhow many years ago\b", ("ago",)),
+    (r"\bhow often\b|\bhow frequently\b", ("duration",)),
     (r"\bhow (?:heavy|much (?:does|did|do|would|could) (?:\w+ ){0,3}weigh)|\bwhat (?:does|did|do) (?:\w+ ){0,4}weigh|"
      r"\bhow much (?:\w+ ){0,2}(?:weigh|weight)|\bweight\b|\bweigh(?:s|ed)?\b", ("mass",)),
     (r"\bhow (?:long|much time) (?:does|did|do|will|would) (?:\w+ ){0,4}(?:take|last|need)|"
@@ -80,7 +81,8 @@ SYNONYMS = {"discover": "find", "discovered": "find", "spot": "find", "spotted":
             "unearthed": "find", "locate": "find", "located": "find", "dig": "find", "dug": "find",
             "pay": "buy", "paid": "buy", "donate": "give", "donated": "give", "get": "give", "got": "give",
             "construct": "make", "constructed": "build", "built": "build", "install": "put",
-            "installed": "put", "place": "put", "placed": "put", "big": "size", "large": "size"}
+            "installed": "put", "place": "put", "placed": "put", "assemble": "put", "assembled": "put",
+            "show": "open", "shown": "open", "showed": "open", "opened": "open", "big": "size", "large": "size"}
 _UNIT_WORDS = frozenset(w for unit in UNITS for w in unit.split())
 # the lexical stopwords minus verbs that say what happened ("found", "made", "took")
 _STOP = (STOPWORDS - {"find", "make", "take", "see", "show", "give", "use", "look", "go", "goes"}) | GENERIC
