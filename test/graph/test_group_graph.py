@@ -86,3 +86,27 @@ def test_it_yields_to_a_visitor_and_says_it_again_then_answers_a_direct_question
     assert "180 kilograms" in third.reply
     answers = [m for m in g.interventions.snapshot() if m.kind == "answer"]
     assert answers and answers[-1].citations == ["blue_whale:5"]
+
+
+def test_in_hand_raise_mode_the_face_shows_a_raised_hand_until_a_visitor_gives_the_floor(graph_factory):
+    from std_msgs.msg import String
+    from rclpy.qos import DurabilityPolicy, QoSProfile
+    g = group_graph(graph_factory, mode="hand_raise", **{"web.enabled": False})
+    face = Collect(g.probe, String, "face/state", QoSProfile(depth=10, durability=DurabilityPolicy.TRANSIENT_LOCAL))
+    talk(g, ("visitor_1", "Look at this whale skeleton."),
+         ("visitor_2", "I read her heart weighed 600 kilograms."),
+         ("visitor_1", "Wow."),
+         ("visitor_2", "Really big."))
+    face.wait(lambda ms: any(m.data == "hand_raised" for m in ms), 20, "the raised hand on the face")
+    time.sleep(2.0)
+    assert g.turns.snapshot() == [], "a raised hand waits for the floor"
+    g.say("Yes, robot?", speaker_id="visitor_1")
+    [turn] = g.wait_turns(1, timeout=20)
+    assert turn.trigger_source == "proactive" and "180 kilograms" in turn.reply
+    assert [s for _, s in states(g)][:3] == ["pending", "hand_raised", "speaking"]
+
+
+def test_phanthy_run_starts_the_proactive_node_from_its_section():
+    from phanthy_agent.cli import configured_nodes
+    _, names = configured_nodes("group.yaml")
+    assert "proactive" in names and "agent" in names
