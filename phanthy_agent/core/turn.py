@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 
 MAX_TOOL_CALLS_PER_STEP = 16
 MAX_REPLY_CHARS = 4000
+WAIT_TOOL = "wait_for_actions"  # built-in: the ACP wait without ending the turn
 SKIPPED_FOR_INPUT = ("not run: the visitor said something new before this call ran; "
                      "decide again with it")
 
@@ -249,6 +250,13 @@ class TurnRunner:
                                          "not finished yet: read the action updates"})
                 self.calls.skip(rest, "not run: it came after finish")
                 return ended
+            if call.name == WAIT_TOOL:
+                waited = await self._wait_actions(before_acting=True)
+                self.calls.result(call, {"status": "new input" if waited is Wait.MESSAGE else "done"})
+                if waited is Wait.MESSAGE:
+                    self.calls.skip(rest, SKIPPED_FOR_INPUT)
+                    return False
+                continue
             tool = self.host.registry.resolve(call.name)
             if tool is None:
                 self.calls.reject(call, f"unknown tool {call.name!r}; available: " + ", ".join(
