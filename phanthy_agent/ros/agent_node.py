@@ -121,6 +121,8 @@ class AgentNode(Node):
             max_retries=p.get("llm.max_retries", 2, "retries on connection errors and 5xx"),
             intents_file=str(resolve_config(p.get("offline.intents_file", "offline_intents.yaml", "intent rules"))),
             faq_file=str(resolve_config(p.get("offline.faq_file", "faq.yaml", "FAQ entries"))),
+            embeddings=p.get("offline.embeddings", True, "understand by meaning (the bundled sentence "
+                             "encoder); false: by words only"),
             scripted_file=str(resolve_config(p.get("scripted.file", "", "replies for agent.brain=scripted")) or ""),
             scripted_record=p.get("scripted.record", "", "append each scripted request here (JSON lines)"))
         hook_timeout = p.get("tools.hook_timeout_s", 1.0, "bound on each hook goal")
