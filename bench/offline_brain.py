@@ -121,14 +121,15 @@ def speed(args) -> None:
     loads = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                                   cwd=ROOT).stdout) * 1000 for _ in range(5)]
     print(summary("model load in a fresh interpreter (import + first sentence)", loads))
-    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     from phanthy_agent.brains.offline import OfflineBrain
+    from phanthy_agent.core.agent import AgentCore  # noqa: F401 (the agent's own imports, for the baseline)
+    rss_before = rss_now()
     start = time.perf_counter()
     brain = TimedBrain(OfflineBrain.from_files(CONFIG / "offline_intents.yaml", CONFIG / "faq.yaml"))
     print(f"brain built (files, model, FAQ and intent examples embedded): "
-          f"{(time.perf_counter() - start) * 1000:.0f} ms")
-    import test_offline_brain as conversations  # test/models: the museum conversations
-    sys.modules["test_offline_brain"] = conversations
+          f"{(time.perf_counter() - start) * 1000:.0f} ms; resident memory +{rss_now() - rss_before:.0f} MiB")
+    sys.path.insert(0, str(ROOT / "test" / "models"))
+    import test_offline_brain as conversations  # the museum conversations of the models tests
     scripts = [["take me to the dinosaur hall"], ["Hello, what can you do?", "Thanks, goodbye!"],
                ["I'd like to book the highlights tour", "three please", "Marie Curie"],
                [(0.0, "take me to the dinosaur hall"), (4.0, "actually, the gift shop first")],
@@ -140,7 +141,15 @@ def speed(args) -> None:
             conversations.converse(brain, conversations.museum(walk_s=5.0), lines)
     print(summary("brain step (CPU time)", brain.steps))
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"peak RSS {rss:.0f} MiB (before the brain: {rss_before:.0f} MiB)")
+    print(f"peak RSS of the process {rss:.0f} MiB (agent core imported, before the brain: {rss_before:.0f} MiB)")
+
+
+def rss_now() -> float:
+    """Resident memory now (MiB)."""
+    for line in pathlib.Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
 
 
 def main() -> None:

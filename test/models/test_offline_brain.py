@@ -248,3 +248,29 @@ def test_the_same_booking_asked_twice_is_made_once(brain):
     line = "Two tickets for the one o'clock dinosaur tour, for Marie Curie."
     converse(brain, ex, [line, line])
     assert len(ex.calls("book_tickets")) == 1 and said(ex)[-1].startswith("That's already done.")
+
+
+def test_the_readme_conversation(brain):
+    ex = museum(walk_s=5.0)
+    converse(brain, ex, ["two tickets for the dinosaur tour please", "the one o'clock", "Marie Curie"])
+    assert said(ex)[:2] == ["Which one: the Dinosaur tour at 1 pm or the Dinosaur tour at 3 pm?",
+                            "What name should I put the booking under?"]
+    [booking] = ex.calls("book_tickets")
+    assert booking.args == {"tour_id": "dinosaurs-1300", "tickets": 2, "name": "Marie Curie"}
+    assert said(ex)[2].startswith("Done: 2 tickets for the Dinosaur tour at 1 pm, for Marie Curie.")
+
+
+def test_take_me_there_goes_where_the_last_answer_was_about(brain):
+    ex = museum(walk_s=2.0)
+    converse(brain, ex, ["I could really use a coffee.", "Great, can you take me there?"])
+    assert [c.args for c in ex.calls("navigate_to")] == [{"place": "cafe"}]
+
+
+def test_a_refused_code_is_retried_with_the_corrected_one_and_never_says_which_was_wrong(brain):
+    ex = museum()
+    converse(brain, ex, ["Cancel my booking: Ada Lovelace, code AAAAAA.", "Try code K7P2QD then."])
+    first, second = ex.calls("cancel_booking")
+    assert first.args == {"name": "Ada Lovelace", "code": "AAAAAA"}
+    assert second.args == {"name": "Ada Lovelace", "code": "K7P2QD"}
+    assert "no booking matches that name and code" in said(ex)[0]
+    assert said(ex)[1].startswith("Your booking K7P2QD for the Dinosaur tour is cancelled.")

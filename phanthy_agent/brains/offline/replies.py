@@ -71,10 +71,7 @@ def capabilities(cfg: IntentsFile, tools: Dict[str, dict], has_faq: bool) -> str
     for name in sorted(tools):
         if name not in covered and not tools[name].get("x-roles"):
             things.append(humanize(name))
-    limit = cfg.capabilities.max_items - (1 if has_faq else 0)
-    shown = things[:limit]
-    if len(things) > limit:
-        shown[-1] += " and a few other things"
+    shown = things[:cfg.capabilities.max_items - (1 if has_faq else 0)]  # the first few, not all
     if has_faq:
         shown.append(cfg.capabilities.faq)
     if not shown:
