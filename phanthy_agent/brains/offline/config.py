@@ -4,7 +4,7 @@ validated with pydantic so a typo is a clear error naming the field.
 Intents file (YAML), a mapping (a bare list is taken as `intents`):
     fallback: "..."                 # the honest answer to what it did not understand
     did_you_mean: "... {option}?"   # below the accept threshold, above the suggest threshold
-    accept: 0.52, suggest: 0.40     # meaning thresholds (see understanding.py for how they were set)
+    accept: 0.50, suggest: 0.42     # meaning thresholds (see understanding.py for how they were set)
     templates: {...}                # missing_tool, unknown_value, failed, timeout, ask, confirm, ...
     capabilities: {intro: "...", faq: "...", max_items: 4}
     action_names: {tool: "walking there"}   # how the sorry line names a failed action
@@ -106,8 +106,8 @@ class IntentsFile(pydantic.BaseModel):
     fallback: str = ("I'm running without a language model right now, so I can only give directions "
                      "and answer a few common questions.")
     did_you_mean: str = "I'm not sure I understood. Did you mean {option}?"
-    accept: float = pydantic.Field(0.52, ge=0, le=2)
-    suggest: float = pydantic.Field(0.40, ge=0, le=2)
+    accept: float = pydantic.Field(0.50, ge=0, le=2)
+    suggest: float = pydantic.Field(0.42, ge=0, le=2)
     templates: Dict[str, str] = {}
     capabilities: Capabilities = Capabilities()
     action_names: Dict[str, str] = {}
