@@ -61,7 +61,8 @@ TOOLS = (
              "price_eur": {"type": "number", "minimum": 0, "maximum": 1000}},
              "required": ["tour_id", "name", "start_time", "capacity", "price_eur"],
              "additionalProperties": False},
-         acting=True, timeout_s=10.0, roles=("operator",), confirm="Shall I add the {name} at {start_time}?"),
+         acting=True, timeout_s=10.0, roles=("operator",), confirm="Shall I add the {name} at {start_time}?",
+         examples=["add a new tour at six pm", "create another tour slot", "put on an extra tour this evening"]),
 )
 
 
@@ -69,11 +70,13 @@ def declarations() -> list:
     """The manifest entries of TOOLS (what the agent reads), for tests and benchmarks."""
     out = []
     for tool in TOOLS:
-        entry = {k: v for k, v in tool.items() if k not in ("roles", "confirm")}
+        entry = {k: v for k, v in tool.items() if k not in ("roles", "confirm", "examples")}
         if tool.get("roles"):
             entry["x-roles"] = list(tool["roles"])
         if tool.get("confirm"):
             entry["x-confirm"] = tool["confirm"]
+        if tool.get("examples"):
+            entry["x-examples"] = list(tool["examples"])
         out.append(entry)
     return out
 

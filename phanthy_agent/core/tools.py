@@ -111,12 +111,14 @@ class RegisteredTool:
         return self.driver == BUILTIN_DRIVER
 
     def spec(self) -> dict:
-        """OpenAI function-tool form, plus the declaration's `x-confirm` and `x-examples` when
-        given (brains read them; the openai brain folds them into what the endpoint accepts)."""
+        """OpenAI function-tool form, plus the declaration's `x-confirm`, `x-examples` and
+        `x-roles` when given (brains read them; the openai brain sends them as prose or not)."""
         function: Dict[str, Any] = {"name": self.visible_name, "description": self.decl.description,
                                     "parameters": self.decl.parameters}
         if self.decl.x_confirm:
             function["x-confirm"] = self.decl.x_confirm
+        if self.decl.x_roles:
+            function["x-roles"] = list(self.decl.x_roles)
         if self.decl.x_examples:
             function["x-examples"] = list(self.decl.x_examples)
         return {"type": "function", "function": function}

@@ -44,6 +44,7 @@ TEMPLATES = {
     "problem": "Sorry, {problem}. What {label} would you like?",
     "confirm": "Just to be sure: shall I {action}?",
     "confirm_declined": "Okay, I won't.",
+    "not_allowed": "Sorry, I'm not allowed to {action} for you.",
     "ack": "Okay, {action}.",
     "done": "Done.",
     "already": "That's already done.",

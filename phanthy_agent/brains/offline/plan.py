@@ -17,7 +17,7 @@ import dataclasses
 import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from .replies import action_phrase, choice, display, failure, fill, join, question, result_text
+from .replies import action_phrase, choice, display, failure, fill, humanize, join, question, result_text
 from .config import Intent, IntentsFile
 from .conversation import Call, flatten, list_items
 from .slots import Slot, match_item, slots_of
@@ -71,6 +71,10 @@ class Planner:
                 return Next(say=(intent.missing_tool if intent and intent.missing_tool else
                                  self.cfg.template("missing_tool")), state="end")
             slots = slots_of(spec, list(tools), {p: c.aliases for p, c in (intent.slots if intent else {}).items()})
+            probe = self._probe(tool, spec, slots, calls, intent)
+            if probe is not None:
+                return probe
+            calls = [c for c in calls if not (c.name == tool and _is_probe(c))]
             args, pending = self._arguments(frame, slots, tools, calls, values if step else {}, known)
             if pending is not None:
                 return pending
@@ -106,6 +110,23 @@ class Planner:
             output = call.output
         values.update(frame.args)
         return Next(say=result_text(intent, self.cfg, output, values, slots), state="end")
+
+    def _probe(self, tool: str, spec: dict, slots: List[Slot], calls: List[Call],
+               intent: Optional[Intent]) -> Optional[Next]:
+        """A tool only some roles may use (`x-roles`) is first called with no arguments: the
+        agent checks the sender's role before the arguments (the brain cannot see the role), so
+        a visitor hears it is not for them, and staff are then asked for what is missing."""
+        if not spec.get("x-roles") or not any(s.required for s in slots):
+            return None
+        probe = next((c for c in calls if c.name == tool and _is_probe(c)), None)
+        if probe is None:
+            return Next(calls=[(tool, {})])
+        if "not allowed" in probe.error:
+            first = re.split(r"(?<=[.!?])\s", str(spec.get("description") or ""), maxsplit=1)[0]
+            action = re.sub(r"\s*\([^)]*\)", "", first).strip(" .") or humanize(tool)
+            return Next(say=self.cfg.template("not_allowed").format(action=action[:1].lower() + action[1:]),
+                        state="end")
+        return None
 
     def _arguments(self, frame: Frame, slots: List[Slot], tools: Dict[str, dict], calls: List[Call],
                    earlier: Dict[str, Any], known: Dict[str, Any]) -> Tuple[Dict[str, Any], Optional[Next]]:
@@ -156,3 +177,7 @@ class Planner:
             return None, Next(say=choice(self.cfg, frame.intent, items), state="follow_up",
                               ask=f"choice:{slot.name}")
         return None, None
+
+
+def _is_probe(call: Call) -> bool:
+    return call.args == {} and call.status == "rejected"
