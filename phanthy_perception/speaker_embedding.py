@@ -124,9 +124,9 @@ class SpeakerEncoder:
     onnxruntime session may be run from several threads)."""
 
     def __init__(self, model_path: str = "", threads: int = 1):
+        self.path = resolve_model(model_path)
         import onnxruntime as ort
 
-        self.path = resolve_model(model_path)
         options = ort.SessionOptions()
         options.intra_op_num_threads, options.inter_op_num_threads = max(1, threads), 1
         try:

