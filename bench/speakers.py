@@ -266,8 +266,9 @@ def latency(encoder, args):
         clock += len(audio) / RATE
         pending.append(end - start)
     worker.close()
-    print(f"  identify() when the transcript is ready: {summary(added, 'ms')}; "
-          f"Whisper on the same utterances: {summary(asr_ms, 'ms')}; speech {summary(pending, 's')}")
+    print(f"  {summary('added to the transcript (identify() once it is ready)', added)}")
+    print(f"  {summary('Whisper on the same utterances, for scale', asr_ms)}")
+    print(f"  {summary('speech', pending, 's')}")
 
 
 def main():

@@ -17,6 +17,13 @@ class SteerFrom(str, Enum):
     SAME_SPEAKER = "same_speaker"  # only the turn's own speakers'; another speaker's wait (queue)
     ANYONE = "anyone"
 
+    @classmethod
+    def parse(cls, value: str) -> "SteerFrom":
+        try:
+            return cls(value.strip().lower())
+        except ValueError:
+            raise ValueError(f"agent.steer_from must be same_speaker or anyone, not {value!r}") from None
+
 
 class InterruptMode(str, Enum):
     """What a P>0 event does to a running turn."""

@@ -57,13 +57,6 @@ def _read(path: str, what: str) -> str:
         raise ValueError(f"cannot read {what} {path!r}: {exc}") from None
 
 
-def steer_from(value: str) -> SteerFrom:
-    try:
-        return SteerFrom(value.strip().lower())
-    except ValueError:
-        raise ValueError(f"agent.steer_from must be same_speaker or anyone, not {value!r}") from None
-
-
 class AgentNode(Node):
     def __init__(self, **kwargs):
         super().__init__("agent", automatically_declare_parameters_from_overrides=True, **kwargs)
@@ -96,7 +89,7 @@ class AgentNode(Node):
             speech_role=p.get("agent.speech_role", "visitor", "role of spoken requests (visitor | operator | admin)"),
             default_role=p.get("agent.default_role", "operator", "role of events that name none (inbox, scheduler)"),
             keep_voice_history=p.get("agent.keep_voice_history", False, "keep ended voice sessions on disk"),
-            steer_from=steer_from(p.get("agent.steer_from", SteerFrom.SAME_SPEAKER.value,
+            steer_from=SteerFrom.parse(p.get("agent.steer_from", SteerFrom.SAME_SPEAKER.value,
                                         "whose words steer a running turn: same_speaker | anyone")),
             speaker_roles={name: str(role) for name, role in p.nested("roles.speakers").items()},
             voice=p.get("agent.voice.enabled", False, "a microphone feeds this agent: run the voice state machine"),

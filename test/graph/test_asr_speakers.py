@@ -119,3 +119,28 @@ def test_with_attribution_off_every_transcript_stays_anonymous(ros, whisper):
         assert mic.asr.speakers is None
     finally:
         mic.close()
+
+
+def test_phanthy_speakers_enrolls_lists_and_removes_a_voice_the_node_then_names(ros, whisper, tmp_path):
+    import sys
+    cli = [sys.executable, "-m", "phanthy_agent.cli", "speakers", "--profiles", str(tmp_path / "speakers.sqlite3")]
+    wavs = []
+    for k, text in enumerate(["Hello, I look after the collections in the east wing of the museum.",
+                              "Please remember my voice so that you know me the next time I come in."]):
+        wavs.append(str(tmp_path / f"ada{k}.wav"))
+        voices.write_wav(wavs[-1], voice("en-us+f3", text))
+    run = lambda *args: subprocess.run(cli + list(args), capture_output=True, text=True, timeout=60)  # noqa: E731
+    enrolled = run("enroll", "ada", *wavs)
+    assert enrolled.returncode == 0 and "enrolled ada" in enrolled.stdout, enrolled.stderr
+    assert run("list").stdout.startswith("ada\t")
+    reserved = run("enroll", "speaker_2", wavs[0])
+    assert reserved.returncode == 1 and "reserved" in reserved.stderr
+    mic = microphone(ros, whisper, None, **{"speakers.profiles": str(tmp_path / "speakers.sqlite3")})
+    try:
+        assert utter(mic, voice("en-us+f3", "Where is the dinosaur hall?")).speaker_id == "ada"
+        assert run("remove", "ada").returncode == 0
+        assert utter(mic, voice("en-us+f3", "And where is the cafe?")).speaker_id == "speaker_1"
+    finally:
+        mic.close()
+    gone = run("remove", "ada")
+    assert gone.returncode == 1 and "no enrolled voice named 'ada'" in gone.stderr

@@ -55,6 +55,12 @@ def test_when_either_speaker_is_unknown_words_steer_as_before(event_speaker, tur
     assert routing.decision is Decision.STEER
 
 
+def test_steer_from_is_parsed_and_a_typo_is_a_clear_error():
+    assert SteerFrom.parse(" Anyone ") is SteerFrom.ANYONE
+    with pytest.raises(ValueError, match="agent.steer_from must be same_speaker or anyone"):
+        SteerFrom.parse("same_person")
+
+
 def test_steer_from_anyone_lets_every_speaker_steer():
     inbox = Inbox(InboxConfig(steer_from=SteerFrom.ANYONE))
     routing = inbox.submit(said_by("speaker_2", "no, the gift shop"), busy=True, turn_speakers=["speaker_1"])
