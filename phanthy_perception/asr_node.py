@@ -5,7 +5,8 @@ phanthy_perception.asr; this node converts messages and publishes."""
 
 from __future__ import annotations
 
-from typing import Optional
+from collections import deque
+from typing import Deque, Optional
 
 import numpy as np
 
@@ -96,7 +97,7 @@ class AsrNode(Node):
         self._wake_pub = self.create_publisher(WakeWord, "voice/wake", EVENTS_QOS)
         self.create_timer(0.1, self.tracker.poll)  # jobs waiting for audio that never came
         self.speakers: Optional[SpeakerIdentifier] = None
-        self.speaker_ms: list = []  # time identify() added to each final transcript (bench, tests)
+        self.speaker_ms: Deque[float] = deque(maxlen=1000)  # time identify() added to recent final transcripts
         if speakers is not None:
             self._start_speakers(speakers, speaker_encoder)
 
@@ -141,7 +142,7 @@ class AsrNode(Node):
         self.get_logger().info(f"speaker attribution on (model {encoder.id})")
 
     def _on_played(self, msg: AudioFrame) -> None:
-        if len(msg.data) and msg.sample_rate:
+        if self.speakers.learning_robot_voice and len(msg.data) and msg.sample_rate:
             samples = np.frombuffer(msg.data, dtype=np.int16)
             self.speakers.on_played(resample(samples, int(msg.sample_rate), RATE)
                                     if msg.sample_rate != RATE else samples)

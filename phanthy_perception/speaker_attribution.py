@@ -26,6 +26,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import re
+import threading
 from typing import Callable, Dict, List, Optional
 
 import numpy as np
@@ -72,6 +73,7 @@ class SpeakerAttributor:
     def __init__(self, clock: Callable[[], float], config: AttributionConfig = AttributionConfig(),
                  profiles: Optional[Dict[str, np.ndarray]] = None):
         self.clock, self.config = clock, config
+        self._lock = threading.RLock()  # attribute() on the asr worker, reset() on a ROS callback
         self.profiles: Dict[str, np.ndarray] = {}
         self.set_profiles(profiles or {})
         self.robot_voice: Optional[np.ndarray] = None
@@ -86,15 +88,20 @@ class SpeakerAttributor:
 
     def reset(self) -> None:
         """A new conversation: speaker_1 is whoever speaks next."""
-        if self._clusters:
-            log.info("speakers reset (%d in the last conversation)", len(self._clusters))
-        self._clusters = []
+        with self._lock:
+            if self._clusters:
+                log.info("speakers reset (%d in the last conversation)", len(self._clusters))
+            self._clusters = []
 
     @property
     def speakers(self) -> List[str]:
         return [c.speaker_id for c in self._clusters]
 
     def attribute(self, embedding: Optional[np.ndarray], speech_s: float) -> Attribution:
+        with self._lock:
+            return self._attribute(embedding, speech_s)
+
+    def _attribute(self, embedding: Optional[np.ndarray], speech_s: float) -> Attribution:
         cfg, now = self.config, self.clock()
         if embedding is None:
             return Attribution(ANONYMOUS, 0.0, "anonymous", reason="no audio")

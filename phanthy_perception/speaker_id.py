@@ -88,6 +88,11 @@ class SpeakerIdentifier:
         self._submit(lambda: self.windows.fill(start, t_end))
 
     # --- the robot's own voice -----------------------------------------------------------------
+    @property
+    def learning_robot_voice(self) -> bool:
+        """Is what the robot plays still wanted (until its voice is learnt)?"""
+        return not self._robot_learnt
+
     def on_played(self, samples: np.ndarray) -> None:
         """What the robot plays (16 kHz int16): its first seconds of loud audio are its voice."""
         if self._robot_learnt or not len(samples):
