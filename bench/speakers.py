@@ -31,7 +31,6 @@ import argparse
 import gc
 import pathlib
 import random
-import subprocess
 import sys
 import threading
 import time
@@ -68,18 +67,11 @@ ENROLL = ["Hello, my name is on the staff list and I work here on weekdays.",
 SHORT = ["Yes.", "Okay.", "No thanks.", "Sure."]
 
 
-def pitch(samples: np.ndarray, cents: int) -> np.ndarray:
-    out = subprocess.run(["sox", "-t", "raw", "-r", str(RATE), "-e", "signed", "-b", "16", "-c", "1", "-",
-                          "-t", "raw", "-", "pitch", str(cents)],
-                         input=samples.astype(np.int16).tobytes(), capture_output=True, check=True).stdout
-    return np.frombuffer(out, dtype=np.int16).copy()
-
-
 def say(voice: str, text: str) -> np.ndarray:
     kind, name = voice.split(":")
     if kind == "espeak":
         return voices.espeak(text, voice=name)
-    return pitch(voices.piper(text), int(name))
+    return voices.pitched(voices.piper(text), int(name))
 
 
 def in_room(samples: np.ndarray, seed: int) -> np.ndarray:

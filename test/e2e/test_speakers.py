@@ -1,23 +1,11 @@
 """Who said it, end to end: two visitors in the simulated room (real vad, asr with the speaker
 encoder, collector, agent, piper speaker), one microphone."""
 
-import subprocess
-
-import numpy as np
-
 from phanthy.msg import Transcript
 from support import voices
 from support.graph import RELIABLE, calls
 from support.ros_harness import Collect
 from test_voice import tc, voice_graph  # noqa: F401 (voice_graph: the fixture)
-
-
-def deep_piper(text: str) -> np.ndarray:
-    """piper's joe five semitones down: a visitor, not the robot's voice."""
-    out = subprocess.run(["sox", "-t", "raw", "-r", "16000", "-e", "signed", "-b", "16", "-c", "1", "-",
-                          "-t", "raw", "-", "pitch", "-500"], input=voices.piper(text).tobytes(),
-                         capture_output=True, check=True).stdout
-    return np.frombuffer(out, dtype=np.int16)
 
 
 def test_another_visitors_words_during_a_walk_do_not_steer_it_they_get_their_own_turn(voice_graph):
@@ -28,7 +16,7 @@ def test_another_visitors_words_during_a_walk_do_not_steer_it_they_get_their_own
     transcripts = Collect(g.probe, Transcript, "voice/transcript", RELIABLE)
     room.say(voices.espeak("Can you take me to the dinosaur hall, please?", voice="en-us+f3"))
     g.playback.wait(lambda ms: any(m.text == "Follow me." and m.state == "idle" for m in ms), 30, "the robot said it")
-    room.say(deep_piper("Where is the cafe in this museum?"), delay_s=1.0)
+    room.say(voices.deep_piper("Where is the cafe in this museum?"), delay_s=1.0)
     first, second = g.wait_turns(2, timeout=90)
     finals = [t for t in transcripts.snapshot() if t.source == "asr" and t.is_final]
     assert [t.speaker_id for t in finals] == ["speaker_1", "speaker_2"], [(t.text, t.speaker_id) for t in finals]

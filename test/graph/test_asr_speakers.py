@@ -21,15 +21,8 @@ ALTERNATING = [("en-us+f3", "Where is the dinosaur hall?"), ("deep", "Can you ta
                ("en-us+f3", "What time does the museum close today?"), ("deep", "Is there a cafe on this floor?")]
 
 
-def deep_piper(text: str) -> np.ndarray:
-    out = subprocess.run(["sox", "-t", "raw", "-r", str(RATE), "-e", "signed", "-b", "16", "-c", "1", "-",
-                          "-t", "raw", "-", "pitch", "-500"], input=voices.piper(text).tobytes(),
-                         capture_output=True, check=True).stdout
-    return np.frombuffer(out, dtype=np.int16)
-
-
 def voice(name: str, text: str) -> np.ndarray:
-    return deep_piper(text) if name == "deep" else voices.espeak(text, voice=name)
+    return voices.deep_piper(text) if name == "deep" else voices.espeak(text, voice=name)
 
 
 def microphone(ros, whisper, speaker_encoder, **params) -> Microphone:

@@ -1,8 +1,6 @@
 """The bundled speaker encoder on synthesized voices (espeak-ng, piper): voices told apart,
 the same voice kept, enrolled voices recognized and unknown ones not (the calibrated defaults)."""
 
-import subprocess
-
 import numpy as np
 import pytest
 
@@ -16,16 +14,8 @@ SENTENCES = ["Where is the dinosaur hall?", "Can you take me to the gift shop, p
              "How much is a family membership?", "Tell me about the mammoth skeleton."]
 
 
-def deep_piper(text: str) -> np.ndarray:
-    """piper's joe five semitones down (sox): another voice than the robot's own."""
-    out = subprocess.run(["sox", "-t", "raw", "-r", "16000", "-e", "signed", "-b", "16", "-c", "1", "-",
-                          "-t", "raw", "-", "pitch", "-500"], input=voices.piper(text).tobytes(),
-                         capture_output=True, check=True).stdout
-    return np.frombuffer(out, dtype=np.int16)
-
-
 VOICES = {"us": lambda t: voices.espeak(t, voice="en-us"), "us_f3": lambda t: voices.espeak(t, voice="en-us+f3"),
-          "klatt": lambda t: voices.espeak(t, voice="en+klatt"), "deep": deep_piper}
+          "klatt": lambda t: voices.espeak(t, voice="en+klatt"), "deep": voices.deep_piper}
 
 
 @pytest.fixture(scope="module")
