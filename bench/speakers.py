@@ -46,7 +46,7 @@ from support import voices  # noqa: E402
 from phanthy_common.audio import RATE  # noqa: E402
 from phanthy_perception.echo import MicEchoCanceller  # noqa: E402
 from phanthy_perception.speaker_attribution import AttributionConfig, SpeakerAttributor  # noqa: E402
-from phanthy_perception.speaker_embedding import SpeakerEncoder, mean_embedding  # noqa: E402
+from phanthy_perception.speaker_embedding import WINDOW_S, SpeakerEncoder, mean_embedding  # noqa: E402
 
 ESPEAK = ["en-us", "en-us+f3", "en-us+m7", "en+klatt", "en-gb-scotland+f2"]
 PIPER_SHIFTS = [-500, 300, 600]  # cents
@@ -207,6 +207,13 @@ def memory(args):
         peak = max(peak, rss_mib())
     print(f"  resident memory: +{loaded - before:.1f} MiB once loaded, +{peak - before:.1f} MiB after "
           f"50 utterances (process {peak:.0f} MiB)")
+    window = audio[0][:int(WINDOW_S * RATE)]
+    times = []
+    for _ in range(20):
+        began = time.perf_counter()
+        encoder.window_embeddings(window)
+        times.append((time.perf_counter() - began) * 1000)
+    print(f"  {summary('one 0.8 s window (front end + encoder, one onnxruntime thread)', times)}")
     return encoder
 
 

@@ -53,6 +53,23 @@ def test_two_voices_alternating_get_two_ids_in_order_with_a_confidence(ros, whis
         mic.close()
 
 
+def test_the_ids_start_over_when_the_voice_session_ends(ros, whisper, speaker_encoder, tmp_path):
+    from phanthy.msg import AgentState
+    from phanthy_common.qos import LATCHED
+
+    mic = microphone(ros, whisper, speaker_encoder, **{"speakers.profiles": str(tmp_path / "none.sqlite3")})
+    try:
+        state = mic.node.create_publisher(AgentState, "phanthy/agent_state", LATCHED)
+        state.publish(AgentState(state="idle", voice_state="RECOGNIZING"))
+        wait_for(lambda: mic.asr.listen_gate.in_conversation, 10, "the interaction open")
+        assert [utter(mic, voice(v, t)).speaker_id for v, t in ALTERNATING[:2]] == ["speaker_1", "speaker_2"]
+        state.publish(AgentState(state="idle", voice_state="LISTENING"))  # the visitors left
+        wait_for(lambda: not mic.asr.listen_gate.in_conversation, 10, "the interaction closed")
+        assert utter(mic, voice(*ALTERNATING[3])).speaker_id == "speaker_1", "the next visitor is speaker_1"
+    finally:
+        mic.close()
+
+
 def test_an_enrolled_voice_gets_its_name_and_an_unenrolled_one_does_not(ros, whisper, speaker_encoder, tmp_path):
     store = ProfileStore(str(tmp_path / "speakers.sqlite3"))
     enrollment = ["Hello, I look after the collections in the east wing.",
