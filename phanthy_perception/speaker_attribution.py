@@ -41,7 +41,7 @@ CLUSTER_ID = re.compile(r"^speaker_\d+$")
 class AttributionConfig:
     same_speaker_threshold: float = 0.62  # cosine to a speaker's centroid to be them (bench/speakers.py)
     enrolled_threshold: float = 0.78  # cosine to an enrolled profile (false accepts <= 1 % on the bench)
-    robot_threshold: float = 0.6  # cosine to the robot's own voice (its own utterances 0.67-0.86, visitors <= 0.43)
+    robot_threshold: float = 0.6  # cosine to the robot's own voice (its own utterances 0.67-0.85, visitors <= 0.45)
     min_speech_s: float = 0.6  # shorter speech never opens a speaker nor gets a name
     short_margin: float = 0.1  # short speech joins a speaker only this far above the threshold
     max_speakers: int = 8  # per conversation; then new voices stay anonymous
