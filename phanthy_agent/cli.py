@@ -18,9 +18,11 @@ import importlib
 import logging
 import os
 import pathlib
+import sqlite3
 import sys
 import tempfile
 import threading
+import time
 from typing import Dict, List, Optional
 
 import yaml
@@ -28,6 +30,7 @@ import yaml
 from phanthy_drivers.audio_out import describe_devices, list_devices
 from phanthy_common.runtime import run_nodes
 from phanthy_perception.console import ConsoleNode, run_console
+from phanthy_perception.speaker_profiles import DEFAULT_PATH as PROFILES_PATH, ProfileStore
 
 from . import __version__
 from phanthy_common.params import resolve_config
@@ -187,6 +190,37 @@ def cmd_devices() -> int:
     return 0
 
 
+def cmd_speakers(args) -> int:
+    """`phanthy speakers enroll NAME WAV... | list | remove NAME`: the asr node recognizes an
+    enrolled voice by name (its role: the agent's roles.speakers.NAME)."""
+    store = ProfileStore(args.profiles)
+    try:
+        if args.action == "enroll":
+            from phanthy_perception.speaker_embedding import SpeakerEncoder
+            from phanthy_perception.speaker_enroll import enroll
+            done = enroll(store, SpeakerEncoder(args.model), args.name, args.wavs)
+            for warning in done.warnings:
+                print(f"phanthy: warning: {warning}", file=sys.stderr)
+            print(f"enrolled {done.profile.name}: {done.profile.seconds:.1f} s of speech from "
+                  f"{done.profile.recordings} recording(s), model {done.profile.model}, in {store.path}")
+        elif args.action == "list":
+            profiles = store.profiles()
+            for p in profiles:
+                print(f"{p.name}\t{p.seconds:.1f} s\t{p.recordings} recording(s)\tmodel {p.model}\t"
+                      f"{time.strftime('%Y-%m-%d %H:%M', time.localtime(p.enrolled_at))}")
+            if not profiles:
+                print(f"no enrolled voices in {store.path}")
+        elif not store.remove(args.name):
+            print(f"phanthy: no enrolled voice named {args.name!r} in {store.path}", file=sys.stderr)
+            return 1
+        else:
+            print(f"removed {args.name}")
+    except (ValueError, sqlite3.Error) as exc:
+        print(f"phanthy: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def cmd_node(name: str, ros_args: List[str]) -> int:
     if name not in NODES or name == "console":
         print(f"phanthy: unknown node {name!r}; known: {', '.join(n for n in NODES if n != 'console')}",
@@ -225,6 +259,17 @@ def main(argv: Optional[List[str]] = None) -> int:
     node.add_argument("name")
     sub.add_parser("nodes", help="list the node names")
     sub.add_parser("devices", help="list the audio devices")
+    spk = sub.add_parser("speakers", help="enrolled voices: enroll, list, remove")
+    spk.add_argument("--profiles", default=PROFILES_PATH, help=f"profile file (default {PROFILES_PATH}, "
+                                                                 "the asr node's speakers.profiles)")
+    spk_sub = spk.add_subparsers(dest="action", required=True)
+    spk_enroll = spk_sub.add_parser("enroll", help="enroll NAME from WAV recordings of their voice")
+    spk_enroll.add_argument("name")
+    spk_enroll.add_argument("wavs", nargs="+", metavar="WAV")
+    spk_enroll.add_argument("--model", default="", help="ONNX d-vector encoder (default: the bundled one)")
+    spk_sub.add_parser("list", help="list the enrolled voices")
+    spk_remove = spk_sub.add_parser("remove", help="forget an enrolled voice")
+    spk_remove.add_argument("name")
     args = parser.parse_args(argv)
     _setup_logging(args.log_level if args.command != "sim" else os.environ.get("PHANTHY_LOG_LEVEL", "warning"))
     if args.command == "run":
@@ -236,6 +281,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         return cmd_eval(args.paths, args.repeat, args.jobs, args.report, args.junit, args.judge, args.param)
     if args.command == "devices":
         return cmd_devices()
+    if args.command == "speakers":
+        return cmd_speakers(args)
     if args.command == "node":
         return cmd_node(args.name, ros_args)
     if args.command == "nodes":

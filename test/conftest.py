@@ -22,7 +22,7 @@ TIERS = {
     "e2e": ("e2e", "ros", "models"),  # the whole voice stack: models, nodes, a simulated room
 }
 MODEL_NODES = ("test_speaker_node", "test_vad_node", "test_wake_node", "test_asr_node", "test_conversation_graph",
-               "test_group_graph")  # the last: the proactive node's sentence encoder
+               "test_asr_speakers", "test_group_graph")  # the last: the proactive node's sentence encoder
 
 
 def pytest_collection_modifyitems(config, items):
@@ -41,6 +41,13 @@ def whisper():
     model = WhisperTranscriber()
     model.warm_up()
     return model
+
+
+@pytest.fixture(scope="session")
+def speaker_encoder():
+    """The bundled d-vector speaker encoder, loaded once."""
+    from phanthy_perception.speaker_embedding import SpeakerEncoder
+    return SpeakerEncoder()
 
 
 @pytest.fixture(scope="session")
