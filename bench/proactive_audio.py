@@ -2,8 +2,8 @@
 spoken by several synthesized voices (piper's joe, espeak-ng's American, British and a
 higher-pitched voice) into the room's microphone, through the real perception stack (vad,
 asr with tiny.en) of a `phanthy run` robot with the proactive node and the agent. The
-visitors let the robot finish when it speaks. Transcripts carry no speaker ids here (nothing
-identifies speakers yet): the backbone judges the text alone.
+visitors let the robot finish when it speaks. Transcripts carry the asr's speaker ids
+(speaker attribution: speaker_1, speaker_2, ... by voice).
 
 Scored by content, not by turn index (the recognizer may merge or split turns): an event is
 addressed when an intervention that states its gold value comes after its problem turn and
