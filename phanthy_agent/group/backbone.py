@@ -67,7 +67,8 @@ class Backbone:
         self.answerer = answerer  # (question, context turns) -> Finding or None; default: the monitor's
         self.ledger = ClaimLedger(gate, cited_text=lambda ids: " ".join(evidence(library, ids)))
         self.recent: Deque[Turn] = collections.deque(maxlen=CONTEXT_TURNS)
-        self.discarded: List[Intervention] = []
+        self.discarded: List[Intervention] = []  # the newest 50, for tests and logs
+        self._unreported: List[Intervention] = []
 
     # --- turns -----------------------------------------------------------------------------------
     def hear(self, turn: Turn) -> Heard:
@@ -108,11 +109,16 @@ class Backbone:
                 claim.state, claim.why = ClaimState.EXPIRED, f"discarded: {problem}"
                 if intervention is not None:
                     intervention.state, intervention.reason = "discarded", problem
-                    self.discarded.append(intervention)
-                    self.discarded = self.discarded[-50:]
+                    self.discarded = (self.discarded + [intervention])[-50:]
+                    self._unreported = (self._unreported + [intervention])[-50:]
                 continue
             self.ledger.fire(claim, now)
             return intervention
+
+    def take_discarded(self) -> List[Intervention]:
+        """Interventions discarded since the last call (to publish once, as `discarded`)."""
+        taken, self._unreported = self._unreported, []
+        return taken
 
     def _draft(self, finding: Finding) -> Optional[Draft]:
         try:

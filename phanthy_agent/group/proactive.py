@@ -105,8 +105,9 @@ class ProactiveCore:
             self.floor.speech(speaking, t)
 
     def energy(self, dbfs: float, t: Optional[float] = None) -> None:
-        with self._lock:
-            self.floor.energy(dbfs, t)
+        """50 times a second from the microphone: no lock (a deque append), so a turn being
+        judged (an llm monitor's seconds) never holds up the audio callback."""
+        self.floor.energy(dbfs, t)
 
     def agent_state(self, idle: bool) -> List[Output]:
         with self._lock:
@@ -149,11 +150,7 @@ class ProactiveCore:
 
     def _discarded(self) -> List[Output]:
         """Drafts the citation check threw away are published once, as `discarded`."""
-        out: List[Output] = [Publish(dataclasses.replace(d)) for d in self.backbone.discarded
-                             if not getattr(d, "_published", False)]
-        for draft in self.backbone.discarded:
-            setattr(draft, "_published", True)
-        return out
+        return [Publish(dataclasses.replace(d)) for d in self.backbone.take_discarded()]
 
     def _out(self, effects) -> List[Output]:
         out: List[Output] = []
