@@ -24,7 +24,9 @@ def group_graph(graph_factory, **proactive):
     params["proactive"].update(proactive)
     g = graph_factory([], nodes=("collector", "agent", "speaker", "face", "proactive"), params=params)
     g.interventions = Collect(g.probe, Intervention, "phanthy/interventions", RELIABLE)
-    wait_for(lambda: g.nodes["proactive"].count_publishers("voice/transcript") > 0, 20, "the group's microphone")
+    proactive = g.nodes["proactive"]
+    wait_for(lambda: proactive.count_publishers("voice/transcript") > 0
+             and proactive.count_subscribers("phanthy/interventions") > 0, 30, "the group's microphone and screen")
     return g
 
 
@@ -54,17 +56,18 @@ def test_two_visitors_get_a_cited_correction_they_can_check_on_the_evidence_page
     assert item.turns_late == 2 and item.text == turn.reply
     assert [s for _, s in states(g)][:3] == ["pending", "speaking", "delivered"]
     port = g.nodes["proactive"].port
-    with sync_playwright() as pw:
+    with sync_playwright() as pw:  # (assertions after the block: pytest's report inside it can crash)
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page()
             page.goto(f"http://127.0.0.1:{port}/")
-            page.wait_for_selector(".sentence.cited", timeout=20_000)
-            assert page.inner_text(".sentence.cited") == HEART
-            assert page.inner_text("#said") == turn.reply
-            assert page.locator(".sentence").count() == 21, "the whole whale document, the cited sentence in it"
+            page.wait_for_selector(".sentence.cited", timeout=30_000)
+            cited, said = page.inner_text(".sentence.cited"), page.inner_text("#said")
+            sentences = page.locator(".sentence").count()
         finally:
             browser.close()
+    assert cited == HEART and said == turn.reply
+    assert sentences == 21, "the whole whale document, the cited sentence in it"
 
 
 def test_it_yields_to_a_visitor_and_says_it_again_then_answers_a_direct_question(graph_factory):
