@@ -63,3 +63,22 @@ def test_a_prepared_turn_stopped_by_id_ends_interrupted_with_what_was_heard():
     h, turn = run(scenario)
     assert turn.end_reason == "interrupted" and turn.turn_id == "iv1-1"
     assert "on_interrupt_speak" in h.executor.hooks_fired()
+
+
+def test_a_floor_request_while_busy_is_refused_with_an_agent_event_and_bad_ones_too():
+    from phanthy_agent.core.prepared import FloorCommand, handle
+
+    async def scenario():
+        h = Harness(robot(speak_s=3.0), [{"content": "We open at nine."}])
+        h.say("when do you open")
+        await h.until(lambda: h.core.current_state() == "speaking")
+        busy = handle(h.core, FloorCommand("iv2-1", "say", "proactive", "a claim", SAY))
+        odd = handle(h.core, FloorCommand("iv3-1", "dance"))
+        empty = handle(h.core, FloorCommand("iv4-1", "say"))
+        await h.turns(1)
+        await h.close()
+        return h, busy, odd, empty
+    h, busy, odd, empty = run(scenario)
+    refused = [(e[2], e[6]) for e in h.sink.kinds("floor_refused")]
+    assert [turn_id for turn_id, _ in refused] == ["iv2-1", "iv3-1", "iv4-1"]
+    assert "busy" in busy and "unknown command" in odd and "needs an id and text" in empty
