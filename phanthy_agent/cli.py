@@ -9,6 +9,8 @@
   phanthy node NAME [ROS ARGS]  one node (what `ros2 run phanthy NAME` runs)
   phanthy nodes                 the node names
   phanthy devices               the audio devices (for audio_capture.device / speaker.device)
+  phanthy doctor [--config FILE]
+                                what is wrong with this machine or configuration (exit 1 if anything)
 """
 
 from __future__ import annotations
@@ -186,6 +188,25 @@ def cmd_devices() -> int:
     return 0
 
 
+def cmd_doctor(config: str) -> int:
+    """The checks of every package: the agent's (Python, ROS, DDS, config, language model), the
+    perception's (microphone, listening models) and the drivers' (loudspeaker, voice)."""
+    from phanthy_drivers import selfcheck as speaking
+    from phanthy_perception import selfcheck as listening
+
+    from .doctor.command import cmd_doctor as run
+
+    def probes(view):
+        return listening.model_probes(view) + speaking.voice_probes(view)
+
+    def devices(view):
+        found = speaking.audio_devices()
+        return [listening.input_check(view, found), speaking.output_check(view, found)]
+
+    known = [n for n in NODES if n != "console"]
+    return run(config, known, probes, devices, sys.stdout)
+
+
 def cmd_node(name: str, ros_args: List[str]) -> int:
     if name not in NODES or name == "console":
         print(f"phanthy: unknown node {name!r}; known: {', '.join(n for n in NODES if n != 'console')}",
@@ -224,8 +245,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     node.add_argument("name")
     sub.add_parser("nodes", help="list the node names")
     sub.add_parser("devices", help="list the audio devices")
+    doctor = sub.add_parser("doctor", help="check this machine and a configuration (exit 1 on any problem)")
+    doctor.add_argument("--config", default=SIM_CONFIG, help=f"parameter file (default: config/{SIM_CONFIG})")
     args = parser.parse_args(argv)
-    _setup_logging(args.log_level if args.command != "sim" else os.environ.get("PHANTHY_LOG_LEVEL", "warning"))
+    quiet = args.command in ("sim", "doctor")  # their own output is the interface
+    _setup_logging(os.environ.get("PHANTHY_LOG_LEVEL", "warning") if quiet else args.log_level)
     if args.command == "run":
         return cmd_run(args.config, ros_args)
     if args.command == "sim":
@@ -235,6 +259,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         return cmd_eval(args.paths, args.repeat, args.jobs, args.report, args.junit, args.judge, args.param)
     if args.command == "devices":
         return cmd_devices()
+    if args.command == "doctor":
+        return cmd_doctor(args.config)
     if args.command == "node":
         return cmd_node(args.name, ros_args)
     if args.command == "nodes":
