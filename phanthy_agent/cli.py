@@ -53,6 +53,7 @@ NODES: Dict[str, str] = {
     "console": "phanthy_perception.console:ConsoleNode",
     "chat_web": "phanthy_agent.ros.chat_node:WebChatNode",
     "chat_telegram": "phanthy_agent.ros.chat_node:TelegramNode",
+    "health": "phanthy_agent.ros.health_node:HealthNode",
 }
 GLOBAL_SECTIONS = ("/**", "**")
 SIM_CONFIG = "sim.yaml"
@@ -129,7 +130,7 @@ def cmd_run(config: str, extra_ros_args: Optional[List[str]] = None) -> int:
         return 2
     ros_args = ["--ros-args", "--params-file", any_namespace(path)] + list(extra_ros_args or [])
     log.info("starting %s from %s", ", ".join(names), path)
-    return run_nodes(lambda: [node_factory(n)() for n in names], ros_args)
+    return run_nodes(lambda: [node_factory(n)(autostart=False) for n in names], ros_args)
 
 
 def cmd_sim(config: Optional[str], brain: Optional[str], extra_ros_args: Optional[List[str]] = None) -> int:
@@ -152,7 +153,7 @@ def cmd_sim(config: Optional[str], brain: Optional[str], extra_ros_args: Optiona
     started: Dict[str, object] = {}
 
     def make_nodes():
-        started.update((n, node_factory(n)()) for n in names)
+        started.update((n, node_factory(n)(autostart=False)) for n in names)
         console.append(ConsoleNode())
         return list(started.values()) + console
 
@@ -212,7 +213,7 @@ def cmd_node(name: str, ros_args: List[str]) -> int:
         print(f"phanthy: unknown node {name!r}; known: {', '.join(n for n in NODES if n != 'console')}",
               file=sys.stderr)
         return 2
-    return run_nodes(lambda: [node_factory(name)()], ros_args)
+    return run_nodes(lambda: [node_factory(name)(autostart=False)], ros_args)
 
 
 def main(argv: Optional[List[str]] = None) -> int:

@@ -5,11 +5,11 @@ phanthy_perception.asr; this node converts messages and publishes."""
 
 from __future__ import annotations
 
+import time
 from typing import Optional
 
 import numpy as np
 
-from rclpy.node import Node
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 
 from phanthy.msg import AgentState, AudioFrame, Transcript, VoiceActivity, WakeWord
@@ -17,6 +17,8 @@ from phanthy.msg import AgentState, AudioFrame, Transcript, VoiceActivity, WakeW
 from phanthy_common.text_rules import is_echo
 
 from phanthy_common.convert import from_time, header
+from phanthy_common.health import OK, WARN, GapCounter, Status
+from phanthy_common.lifecycle import ManagedNode
 from phanthy_common.params import Params
 from phanthy_common.qos import LATCHED
 
@@ -33,13 +35,21 @@ CONVERSATION_STATES = ("RECOGNIZING", "THINKING", "PLAYING")  # the agent's voic
 SPEAKER = "anonymous_speaker"
 
 
-class AsrNode(Node):
+class AsrNode(ManagedNode):
     """`transcriber`: anything with `transcribe(int16 16 kHz) -> AsrResult` (tests inject one
-    to load the model once); by default a WhisperTranscriber built from the parameters."""
+    to load the model once); by default a WhisperTranscriber built from the parameters.
+    Lifecycle: configure loads the model, activate starts taking audio, cleanup drops the model."""
     events_executor = True  # 50 Hz audio/in: spun on the events executor (phanthy_common.runtime)
+    reconfigurable = True
 
     def __init__(self, transcriber=None, **kwargs):
         super().__init__("asr", automatically_declare_parameters_from_overrides=True, **kwargs)
+        self._given_transcriber = transcriber
+        self.taking_audio = False
+        self.transcriber = None
+
+    def configure(self) -> None:
+        transcriber, start = self._given_transcriber, time.perf_counter()
         p = self.params = Params(self)
         model = p.get("model", "", "local CTranslate2 Whisper model directory; \"\" = the bundled tiny.en")
         compute_type = p.get("compute_type", "int8", "CTranslate2 compute type")
@@ -66,15 +76,15 @@ class AsrNode(Node):
         self.listen_gate = ListenGate(listen_mode, window_s, self._now, WakePhraseMatcher(phrases), two_stage,
                                       on_transcript_wake=self._transcript_wake)
         self.playback = PlaybackWatcher(self)
-        try:
-            self.transcriber = transcriber or WhisperTranscriber(
-                model, compute_type=compute_type, cpu_threads=cpu_threads, window_s=window_s,
-                language=language, hotwords=hotwords)
-            if transcriber is None:
-                self.transcriber.warm_up()  # the first call allocates: keep it out of the first turn
-        except ValueError:
-            self.destroy_node()
-            raise  # a clear message at start-up (phanthy run logs it and exits 1), no retry loop
+        # ValueError: a clear message at start-up (phanthy run logs it and exits 1), no retry loop
+        self.transcriber = transcriber or WhisperTranscriber(
+            model, compute_type=compute_type, cpu_threads=cpu_threads, window_s=window_s,
+            language=language, hotwords=hotwords)
+        if transcriber is None:
+            self.transcriber.warm_up()  # the first call allocates: keep it out of the first turn
+        self.load_s = time.perf_counter() - start
+        self.gaps = GapCounter()
+        self.counts = {"final": 0, "failed": 0, "gated": 0}
         self.language = language
         self._worker = Worker()
         self.tracker = UtteranceTracker(
@@ -90,6 +100,28 @@ class AsrNode(Node):
         self.create_subscription(AgentState, "phanthy/agent_state", self._on_agent_state, LATCHED)
         self._wake_pub = self.create_publisher(WakeWord, "voice/wake", EVENTS_QOS)
         self.create_timer(0.1, self.tracker.poll)  # jobs waiting for audio that never came
+
+    def activate(self) -> None:
+        self.taking_audio = True
+
+    def deactivate(self) -> None:
+        self.taking_audio = False
+
+    def cleanup(self) -> None:
+        self._worker.close()
+        self.transcriber = self.tracker = None
+
+    def diagnostics(self):
+        if self.transcriber is None:
+            return []
+        return [Status.of("model", OK, f"Whisper loaded in {self.load_s:.2f} s",
+                          path=getattr(self.transcriber, "path", type(self.transcriber).__name__), load_s=self.load_s),
+                Status.of("audio", WARN if self.gaps.gaps else OK, f"{self.gaps.frames} frames, "
+                          f"{self.gaps.gaps} gap(s)", **self.gaps.values()),
+                Status.of("recognizer", WARN if self.counts["failed"] else OK,
+                          f"{self.counts['final']} transcript(s), {self.counts['failed']} failed, "
+                          f"{self._worker.pending()} job(s) waiting", queue_depth=self._worker.pending(),
+                          **self.counts)]
 
     # --- which transcripts reach the agent ----------------------------------------------------
     def gate(self, utterance: Utterance) -> Optional[str]:
@@ -120,6 +152,8 @@ class AsrNode(Node):
         return self.get_clock().now().nanoseconds * 1e-9
 
     def _on_audio(self, msg: AudioFrame) -> None:
+        if not self.taking_audio:
+            return
         samples = np.frombuffer(msg.data, dtype=np.int16) if len(msg.data) else np.zeros(0, np.int16)
         if msg.channels > 1:
             samples = samples[: len(samples) - len(samples) % msg.channels].reshape(-1, msg.channels)[:, 0]
@@ -127,6 +161,7 @@ class AsrNode(Node):
             samples = resample(samples, int(msg.sample_rate), RATE)
         stamp, samples = self.echo.clean(from_time(msg.header.stamp), samples)
         if len(samples):
+            self.gaps.push(from_time(msg.header.stamp), len(samples) / RATE)
             self.tracker.push_audio(stamp, samples)
 
     def _on_activity(self, msg: VoiceActivity) -> None:
@@ -163,8 +198,10 @@ class AsrNode(Node):
     def _publish_final(self, utterance: Utterance) -> None:
         text = self.gate(utterance)
         if text is None:
+            self.counts["gated"] += 1
             self.get_logger().info(f"gated: {utterance.text!r}")
             return
+        self.counts["final"] += 1
         self._pub.publish(self._message(utterance, text, True))
         self.get_logger().info(
             f"heard {text!r} ({utterance.duration_ms} ms of speech, confidence "
@@ -177,6 +214,7 @@ class AsrNode(Node):
         `error` set and no text, so the voice machine can say so instead of waiting in silence."""
         msg = self._message(utterance, "", True)
         msg.error = utterance.result.error
+        self.counts["failed"] += 1
         self._pub.publish(msg)
         self.get_logger().error(f"recognition of {utterance.duration_ms} ms of speech failed: {msg.error}")
 
@@ -193,4 +231,5 @@ class AsrNode(Node):
                                f"(confidence {utterance.result.confidence:.2f})")
 
     def close(self) -> None:
-        self._worker.close()
+        if self.transcriber is not None:
+            self._worker.close()

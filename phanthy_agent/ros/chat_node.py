@@ -11,12 +11,12 @@ import os
 import threading
 import time
 
-from rclpy.node import Node
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 
 from phanthy.msg import ChatMessage
 
 from phanthy_common.convert import clean_text, header
+from phanthy_common.lifecycle import ManagedNode
 from phanthy_common.params import Params
 
 from ..channels.access import AccessPolicy
@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 RELIABLE = QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE)
 
 
-class ChannelNode(Node):
+class ChannelNode(ManagedNode):
     channel = ""
 
     def __init__(self, name: str, **kwargs):
