@@ -54,6 +54,7 @@ NODES: Dict[str, str] = {
     "chat_web": "phanthy_agent.ros.chat_node:WebChatNode",
     "chat_telegram": "phanthy_agent.ros.chat_node:TelegramNode",
     "health": "phanthy_agent.ros.health_node:HealthNode",
+    "hri": "phanthy_drivers.hri_node:HriNode",
 }
 GLOBAL_SECTIONS = ("/**", "**")
 SIM_CONFIG = "sim.yaml"

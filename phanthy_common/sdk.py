@@ -191,13 +191,18 @@ class DriverNode(ManagedNode):
                 self._running.pop(goal_id, None)
 
     def _end(self, goal_handle, status: str, result: Optional[dict], error: str) -> Tool.Result:
-        # The Tool result's status is the truth; the goal state follows it.
         self.tool_outcomes[status] = self.tool_outcomes.get(status, 0) + 1
-        if status == "succeeded":
-            goal_handle.succeed()
-        elif status == "cancelled" and goal_handle.is_cancel_requested:
-            goal_handle.canceled()
-        else:
-            goal_handle.abort()
+        end_goal(goal_handle, status)
         return Tool.Result(status=status, result_json=json.dumps(result) if result is not None else "",
                            error=error)
+
+
+def end_goal(goal_handle, status: str) -> None:
+    """The result's status is the truth; the goal state follows it: succeeded, canceled (only
+    when a cancel was asked for), else aborted."""
+    if status == "succeeded":
+        goal_handle.succeed()
+    elif status == "cancelled" and goal_handle.is_cancel_requested:
+        goal_handle.canceled()
+    else:
+        goal_handle.abort()
