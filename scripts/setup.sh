@@ -24,9 +24,10 @@ done_already() { [ -f "$stamps/$1" ] && [ "$(cat "$stamps/$1")" = "$2" ]; }
 mark_done() { mkdir -p "$stamps"; echo "$2" > "$stamps/$1"; }
 
 # 0. System packages: espeak-ng and sox (test voices), PortAudio (pyaudio), speexdsp + swig
-#    (acoustic echo cancellation), chromium (the web chat page is tested in a real browser).
+#    (acoustic echo cancellation), chromium (the web chat page is tested in a real browser),
+#    iproute2 (the fleet test runs two robots in two network namespaces).
 #    Installed with apt when missing (as root, or with sudo).
-system_packages=(espeak-ng sox portaudio19-dev libspeexdsp-dev swig chromium)
+system_packages=(espeak-ng sox portaudio19-dev libspeexdsp-dev swig chromium iproute2)
 missing=()
 for pkg in "${system_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
