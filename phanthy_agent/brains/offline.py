@@ -38,6 +38,8 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 import yaml
 from rank_bm25 import BM25Okapi
 
+from phanthy_common import lexical
+
 from .base import ActionUpdate, BrainReply, BrainRequest, ToolCallRequest, latest_action_updates, latest_inputs
 
 log = logging.getLogger(__name__)
@@ -65,11 +67,7 @@ FILLER = {"the", "a", "an", "please", "now", "thanks", "kindly", "then", "again"
 CORRECTION = re.compile(r"^\W*(?:(?:no|nope|sorry|actually|oh|wait|rather|not that|i mean|"
                         r"i meant|make it|instead)\b\W*)+|\W*\b(?:instead|actually|please)\W*$", re.I)
 # words every visitor question shares (checked before stemming)
-STOPWORDS = set("""a an the is are was be am do does did can could would will should may might i
-im me my we us our you your it its this that these there here of to in on at for from with and or
-any some something anything anywhere somewhere what whats where wheres when how which who why
-please robot hi hello tell about get got go goes have has had use need want like know many much
-ok okay yes no just really today now see find look show give make take museum""".split())
+STOPWORDS = lexical.STOPWORDS | {"robot", "museum"}
 Reply = Tuple[str, List[Tuple[str, dict]]]
 
 
@@ -85,18 +83,7 @@ def _norm(text: str) -> str:
 
 def tokenize(text: str) -> List[str]:
     """FAQ tokens: words without stopwords, crude stemming (toilets -> toilet, opening -> open)."""
-    out = []
-    for w in re.findall(r"[a-z0-9]+", text.lower().replace("'", "")):
-        if w in STOPWORDS:
-            continue
-        if len(w) > 5 and w.endswith("ing"):
-            w = w[:-3]
-        elif len(w) > 4 and w.endswith("ies"):
-            w = w[:-3] + "y"
-        elif len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
-            w = w[:-1]
-        out.append(w)
-    return out
+    return lexical.tokenize(text, STOPWORDS)
 
 
 def _join(items: List[str]) -> str:

@@ -59,13 +59,13 @@ class OpenAIServer:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}/v1"
 
-    def start(self) -> "OpenAIServer":
+    def start(self, port: int = 0) -> "OpenAIServer":
         server = self
 
         class Handler(_Handler):
             owner = server
 
-        self._httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
                                         name="openai-test-server", daemon=True)
@@ -252,3 +252,34 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                headers: Optional[Dict[str, str]] = None) -> None:
         self._json(status, {"error": {"message": message, "type": kind, "param": None,
                                       "code": None}}, headers)
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """Serve on a fixed port until SIGINT/SIGTERM, for runs outside pytest, e.g. `phanthy eval`
+    with the openai brain (the plumbing, not a model: with no replies file every request is
+    answered with `finish`, a model that does nothing):
+
+        .venv/bin/python test/support/openai_server.py --port 8080 [--replies FILE.json]
+    """
+    import argparse
+    import signal
+
+    parser = argparse.ArgumentParser(description=main.__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, default=8080)
+    parser.add_argument("--model", default="test-model")
+    parser.add_argument("--replies", help="a JSON list of replies in the ScriptedBrain format, used in order")
+    args = parser.parse_args(argv)
+    replies = json.loads(open(args.replies, encoding="utf-8").read()) if args.replies else []
+    server = OpenAIServer(replies, model=args.model).start(args.port)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    print(f"serving {server.base_url} (model {args.model}); {len(replies)} scripted replies, then finish", flush=True)
+    stop.wait()
+    server.stop()
+    print(f"answered {len(server.requests)} requests", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,5 +1,6 @@
 """Scenario files: the shipped suite is valid; a bad file is a clear error naming the line and
-field; the visitor's rules decide deterministically."""
+field; the visitor's rules decide deterministically; a model
+visitor talks to an OpenAI-compatible server (the local test server) and stops when done or down."""
 
 import pathlib
 import textwrap
@@ -8,8 +9,9 @@ import pytest
 
 from phanthy_agent.evaluation.runner import load_all, rate_with_se, suite_rates
 from phanthy_agent.evaluation.scenario import ScenarioError, load
-from phanthy_agent.evaluation.visitor import RulesVisitor
 from phanthy_agent.evaluation.scenario import VisitorBrain
+from phanthy_agent.evaluation.visitor import OpenAIVisitor, RulesVisitor
+from support.openai_server import OpenAIServer
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 GOOD = """\
@@ -86,6 +88,25 @@ def test_a_rules_visitor_answers_the_first_unused_matching_rule():
     assert v.next("What is your name?") == "Marie Curie."
     assert v.next("And your name again?") == "Two."  # the first rule is used up
     assert v.next("Your name?") is None  # nothing left: the visitor is done
+
+
+def test_a_model_visitor_keeps_its_goal_private_reads_the_robot_as_the_user_and_stops_when_done():
+    with OpenAIServer([{"content": "Ada Lovelace, code K7P2QD."}, {"content": "[done]"}]) as server:
+        brain = VisitorBrain(kind="openai", base_url=server.base_url, model="test-model")
+        visitor = OpenAIVisitor(brain, goal="cancel booking K7P2QD", opening="I want to cancel my booking.")
+        assert visitor.next("May I have your name and booking code?") == "Ada Lovelace, code K7P2QD."
+        assert visitor.next("Your booking is cancelled.") is None
+        first = server.requests[0]["messages"]
+        assert first[0]["role"] == "system" and "cancel booking K7P2QD" in first[0]["content"]
+        assert first[1:] == [{"role": "assistant", "content": "I want to cancel my booking."},
+                             {"role": "user", "content": "May I have your name and booking code?"}]
+        assert server.requests[1]["messages"][-1] == {"role": "user", "content": "Your booking is cancelled."}
+
+
+def test_a_model_visitor_whose_model_fails_stops_and_the_run_is_graded():
+    with OpenAIServer([{"http_status": 500}, {"http_status": 500}, {"http_status": 500}]) as server:
+        brain = VisitorBrain(kind="openai", base_url=server.base_url, model="test-model")
+        assert OpenAIVisitor(brain, goal="g", opening="hi", timeout_s=5).next("Hello!") is None
 
 
 def test_pass_rates_carry_standard_errors():
