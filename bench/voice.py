@@ -12,7 +12,8 @@ watches the topics. The brain is scripted and instant. Results in bench/README.m
 
 Environment: PAUSE_HINT_MS (the vad's pause_hint_ms, 96), PIPER_THREADS (the speaker's
 voice.threads, 2), BENCH_LOG (the robot's log level, warn), BENCH_ROBOT_LOG (where its log
-goes; default robot.log in its temporary directory).
+goes; default robot.log in its temporary directory), SPEAKERS (0 = the asr node without speaker
+attribution, for an A/B; default 1).
 """
 
 import argparse
@@ -44,6 +45,7 @@ from phanthy_perception.asr import normalize_text, word_errors  # noqa: E402
 PAUSE_HINT_MS = int(os.environ.get("PAUSE_HINT_MS", "96"))
 PIPER_THREADS = int(os.environ.get("PIPER_THREADS", "2"))
 LOG_LEVEL = os.environ.get("BENCH_LOG", "warn")  # for the CLI and ROS alike: debug, info, warn, error
+SPEAKERS = os.environ.get("SPEAKERS", "1") != "0"  # the asr node's speaker attribution (speakers.enabled)
 QUESTIONS = ["When does the museum close?", "Where are the toilets?", "Can you take me to the dinosaur hall?",
              "How much is a ticket for children?", "Is there a cafe in the museum?",
              "Where can I leave my coat?", "Do you have a map of the museum?", "Which way is the gift shop?",
@@ -74,7 +76,7 @@ class Robot:
             "speaker": {"ros__parameters": {"engine": "piper", "output": "none",
                                             "voice": {"threads": PIPER_THREADS}}},
             "vad": {"ros__parameters": {"pause_hint_ms": PAUSE_HINT_MS}},
-            "asr": {"ros__parameters": {}},
+            "asr": {"ros__parameters": {"speakers": {"enabled": SPEAKERS}}},
         }
         (work / "robot.yaml").write_text(yaml.safe_dump(config))
         self.ns = f"/bench{uuid.uuid4().hex[:6]}"

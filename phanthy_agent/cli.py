@@ -20,9 +20,11 @@ import importlib
 import logging
 import os
 import pathlib
+import sqlite3
 import sys
 import tempfile
 import threading
+import time
 from typing import Dict, List, Optional
 
 import yaml
@@ -30,6 +32,7 @@ import yaml
 from phanthy_drivers.audio_out import describe_devices, list_devices
 from phanthy_common.runtime import run_nodes
 from phanthy_perception.console import ConsoleNode, run_console
+from phanthy_perception.speaker_profiles import DEFAULT_PATH as PROFILES_PATH, ProfileStore
 
 from . import __version__
 from phanthy_common.params import resolve_config
@@ -209,6 +212,37 @@ def cmd_doctor(config: str) -> int:
     return run(config, known, probes, devices, sys.stdout)
 
 
+def cmd_speakers(args) -> int:
+    """`phanthy speakers enroll NAME WAV... | list | remove NAME`: the asr node recognizes an
+    enrolled voice by name (its role: the agent's roles.speakers.NAME)."""
+    store = ProfileStore(args.profiles)
+    try:
+        if args.action == "enroll":
+            from phanthy_perception.speaker_embedding import SpeakerEncoder
+            from phanthy_perception.speaker_enroll import enroll
+            done = enroll(store, SpeakerEncoder(args.model), args.name, args.wavs)
+            for warning in done.warnings:
+                print(f"phanthy: warning: {warning}", file=sys.stderr)
+            print(f"enrolled {done.profile.name}: {done.profile.seconds:.1f} s of speech from "
+                  f"{done.profile.recordings} recording(s), model {done.profile.model}, in {store.path}")
+        elif args.action == "list":
+            profiles = store.profiles()
+            for p in profiles:
+                print(f"{p.name}\t{p.seconds:.1f} s\t{p.recordings} recording(s)\tmodel {p.model}\t"
+                      f"{time.strftime('%Y-%m-%d %H:%M', time.localtime(p.enrolled_at))}")
+            if not profiles:
+                print(f"no enrolled voices in {store.path}")
+        elif not store.remove(args.name):
+            print(f"phanthy: no enrolled voice named {args.name!r} in {store.path}", file=sys.stderr)
+            return 1
+        else:
+            print(f"removed {args.name}")
+    except (ValueError, sqlite3.Error) as exc:
+        print(f"phanthy: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def cmd_node(name: str, ros_args: List[str]) -> int:
     if name not in NODES or name == "console":
         print(f"phanthy: unknown node {name!r}; known: {', '.join(n for n in NODES if n != 'console')}",
@@ -249,6 +283,17 @@ def main(argv: Optional[List[str]] = None) -> int:
     sub.add_parser("devices", help="list the audio devices")
     doctor = sub.add_parser("doctor", help="check this machine and a configuration (exit 1 on any problem)")
     doctor.add_argument("--config", default=SIM_CONFIG, help=f"parameter file (default: config/{SIM_CONFIG})")
+    spk = sub.add_parser("speakers", help="enrolled voices: enroll, list, remove")
+    spk.add_argument("--profiles", default=PROFILES_PATH, help=f"profile file (default {PROFILES_PATH}, "
+                                                                 "the asr node's speakers.profiles)")
+    spk_sub = spk.add_subparsers(dest="action", required=True)
+    spk_enroll = spk_sub.add_parser("enroll", help="enroll NAME from WAV recordings of their voice")
+    spk_enroll.add_argument("name")
+    spk_enroll.add_argument("wavs", nargs="+", metavar="WAV")
+    spk_enroll.add_argument("--model", default="", help="ONNX d-vector encoder (default: the bundled one)")
+    spk_sub.add_parser("list", help="list the enrolled voices")
+    spk_remove = spk_sub.add_parser("remove", help="forget an enrolled voice")
+    spk_remove.add_argument("name")
     args = parser.parse_args(argv)
     quiet = args.command in ("sim", "doctor")  # their own output is the interface
     _setup_logging(os.environ.get("PHANTHY_LOG_LEVEL", "warning") if quiet else args.log_level)
@@ -263,6 +308,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         return cmd_devices()
     if args.command == "doctor":
         return cmd_doctor(args.config)
+    if args.command == "speakers":
+        return cmd_speakers(args)
     if args.command == "node":
         return cmd_node(args.name, ros_args)
     if args.command == "nodes":

@@ -94,6 +94,11 @@ class SentenceEncoder:
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        # no memory arena: with it, a batch of long texts kept ~200 MiB more resident for good
+        # (measured: +166 MiB after load either way, +366 vs +166 after a 32-text batch);
+        # without graph optimizations it was 55 MiB but 49 ms a sentence instead of 6
+        options.enable_cpu_mem_arena = False
+        options.enable_mem_pattern = False
         options.log_severity_level = 3
         self._session = ort.InferenceSession(str(model_path), sess_options=options,
                                              providers=["CPUExecutionProvider"])

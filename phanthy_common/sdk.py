@@ -90,10 +90,13 @@ class DriverNode(ManagedNode):
     def add_tool(self, handler: Callable[[ToolCall], Optional[dict]], description: str = "",
                  parameters: Optional[dict] = None, *, name: Optional[str] = None,
                  acting: bool = False, timeout_s: float = 30.0, hidden: bool = False,
-                 hooks: Optional[Mapping[str, HookSpec]] = None, roles: Sequence[str] = ()) -> None:
+                 hooks: Optional[Mapping[str, HookSpec]] = None, roles: Sequence[str] = (),
+                 confirm: Union[bool, str] = False, examples: Sequence[str] = ()) -> None:
         """Declare a tool and serve it. `hooks` maps hook names (on_interrupt_speak, ...) to
         one of this driver's tools: "stop" or {"action": "show", "params": {"state": "x"}}.
-        `roles`: who may have the robot call it (visitor, operator, admin; empty = everyone)."""
+        `roles`: who may have the robot call it (visitor, operator, admin; empty = everyone).
+        `confirm` (`x-confirm`): the robot asks the visitor first (True, or the question).
+        `examples` (`x-examples`): a few phrasings of a request for it (the offline brain)."""
         name = name or handler.__name__
         parameters = parameters or dict(EMPTY_PARAMETERS)
         schema = ToolSchema(parameters)  # SchemaRejected (a ValueError) names what is wrong
@@ -104,6 +107,10 @@ class DriverNode(ManagedNode):
                             for hook, spec in (hooks or {}).items()}}
         if roles:
             decl["x-roles"] = list(roles)
+        if confirm:
+            decl["x-confirm"] = confirm
+        if examples:
+            decl["x-examples"] = [str(e) for e in examples]
         self._declarations.append(decl)
         self._servers.append(ActionServer(
             self, Tool, f"{self.driver}/{name}",

@@ -27,6 +27,60 @@ VERIFY_RULE = ("Only with the name and booking code the visitor gives: never gue
                "which of the two was wrong.")
 
 
+# The box office's tools as data (the driver serves each with its method of the same name;
+# tests and benchmarks read the declarations without starting a node).
+TOOLS = (
+    dict(name="list_tours", description="List today's tours with their start time, seats left and price. "
+         "Give a name to filter (e.g. 'dinosaur').",
+         parameters={"type": "object", "properties": {"name": {"type": "string", "maxLength": 100}},
+                     "additionalProperties": False}),
+    dict(name="book_tickets", description="Book tickets for a tour. Ask for the visitor's name first; "
+         "tell them the booking code it returns.",
+         parameters={"type": "object", "properties": {
+             "tour_id": {"type": "string", "minLength": 1, "maxLength": 64,
+                         "description": "The tour's id from list_tours."},
+             "tickets": {"type": "integer", "minimum": 1, "maximum": MAX_TICKETS},
+             "name": NAME},
+             "required": ["tour_id", "tickets", "name"], "additionalProperties": False},
+         acting=True, timeout_s=10.0),
+    dict(name="get_booking", description="Look up a booking's details. " + VERIFY_RULE, parameters=VERIFIED),
+    dict(name="cancel_booking", description="Cancel a booking. " + VERIFY_RULE, parameters=VERIFIED,
+         acting=True, timeout_s=10.0),
+    dict(name="refund_booking", description="Refund a cancelled booking (cancel it first). " + VERIFY_RULE,
+         parameters=VERIFIED, acting=True, timeout_s=10.0),
+    dict(name="lookup_membership", description="Check a museum membership by member number or name.",
+         parameters={"type": "object", "properties": {
+             "member_id": {"type": "string", "maxLength": 20}, "name": NAME},
+             "additionalProperties": False}),
+    dict(name="add_tour", description="Add a tour slot (staff only).",
+         parameters={"type": "object", "properties": {
+             "tour_id": {"type": "string", "minLength": 1, "maxLength": 64},
+             "name": {"type": "string", "minLength": 1, "maxLength": 100},
+             "start_time": {"type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]$"},
+             "capacity": {"type": "integer", "minimum": 1, "maximum": 500},
+             "price_eur": {"type": "number", "minimum": 0, "maximum": 1000}},
+             "required": ["tour_id", "name", "start_time", "capacity", "price_eur"],
+             "additionalProperties": False},
+         acting=True, timeout_s=10.0, roles=("operator",), confirm="Shall I add the {name} at {start_time}?",
+         examples=["add a new tour at six pm", "create another tour slot", "put on an extra tour this evening"]),
+)
+
+
+def declarations() -> list:
+    """The manifest entries of TOOLS (what the agent reads), for tests and benchmarks."""
+    out = []
+    for tool in TOOLS:
+        entry = {k: v for k, v in tool.items() if k not in ("roles", "confirm", "examples")}
+        if tool.get("roles"):
+            entry["x-roles"] = list(tool["roles"])
+        if tool.get("confirm"):
+            entry["x-confirm"] = tool["confirm"]
+        if tool.get("examples"):
+            entry["x-examples"] = list(tool["examples"])
+        out.append(entry)
+    return out
+
+
 class BoxOfficeDriver(DriverNode):
     needs_threads = False  # every tool answers at once from SQLite
 
@@ -37,38 +91,9 @@ class BoxOfficeDriver(DriverNode):
         seed = p.get("seed_demo", False, "fill an empty database with the demo data")
         p.warn_unknown()
         self.office = BoxOffice(database or ":memory:", seed_demo=seed)
-        self.add_tool(self.list_tours, "List today's tours with their start time, seats left and price. "
-                      "Give a name to filter (e.g. 'dinosaur').",
-                      {"type": "object", "properties": {"name": {"type": "string", "maxLength": 100}},
-                       "additionalProperties": False})
-        self.add_tool(self.book_tickets, "Book tickets for a tour. Ask for the visitor's name first; "
-                      "tell them the booking code it returns.",
-                      {"type": "object", "properties": {
-                          "tour_id": {"type": "string", "minLength": 1, "maxLength": 64,
-                                      "description": "The tour's id from list_tours."},
-                          "tickets": {"type": "integer", "minimum": 1, "maximum": MAX_TICKETS},
-                          "name": NAME},
-                       "required": ["tour_id", "tickets", "name"], "additionalProperties": False},
-                      acting=True, timeout_s=10.0)
-        self.add_tool(self.get_booking, "Look up a booking's details. " + VERIFY_RULE, VERIFIED)
-        self.add_tool(self.cancel_booking, "Cancel a booking. " + VERIFY_RULE, VERIFIED,
-                      acting=True, timeout_s=10.0)
-        self.add_tool(self.refund_booking, "Refund a cancelled booking (cancel it first). " + VERIFY_RULE,
-                      VERIFIED, acting=True, timeout_s=10.0)
-        self.add_tool(self.lookup_membership, "Check a museum membership by member number or name.",
-                      {"type": "object", "properties": {
-                          "member_id": {"type": "string", "maxLength": 20}, "name": NAME},
-                       "additionalProperties": False})
-        self.add_tool(self.add_tour, "Add a tour slot (staff only).",
-                      {"type": "object", "properties": {
-                          "tour_id": {"type": "string", "minLength": 1, "maxLength": 64},
-                          "name": {"type": "string", "minLength": 1, "maxLength": 100},
-                          "start_time": {"type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]$"},
-                          "capacity": {"type": "integer", "minimum": 1, "maximum": 500},
-                          "price_eur": {"type": "number", "minimum": 0, "maximum": 1000}},
-                       "required": ["tour_id", "name", "start_time", "capacity", "price_eur"],
-                       "additionalProperties": False},
-                      acting=True, timeout_s=10.0, roles=("operator",))
+        for tool in TOOLS:
+            spec = dict(tool)
+            self.add_tool(getattr(self, spec.pop("name")), spec.pop("description"), spec.pop("parameters"), **spec)
 
     def close(self) -> None:
         super().close()

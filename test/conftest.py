@@ -21,7 +21,8 @@ TIERS = {
     "graph": ("graph", "ros"),  # real rclpy nodes over DDS
     "e2e": ("e2e", "ros", "models"),  # the whole voice stack: models, nodes, a simulated room
 }
-MODEL_NODES = ("test_speaker_node", "test_lifecycle", "test_vad_node", "test_wake_node", "test_asr_node", "test_conversation_graph")
+MODEL_NODES = ("test_speaker_node", "test_lifecycle", "test_vad_node", "test_wake_node", "test_asr_node",
+               "test_conversation_graph", "test_asr_speakers")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -40,6 +41,13 @@ def whisper():
     model = WhisperTranscriber()
     model.warm_up()
     return model
+
+
+@pytest.fixture(scope="session")
+def speaker_encoder():
+    """The bundled d-vector speaker encoder, loaded once."""
+    from phanthy_perception.speaker_embedding import SpeakerEncoder
+    return SpeakerEncoder()
 
 
 @pytest.fixture(scope="session")

@@ -26,6 +26,7 @@ class BrainSettings:
     max_retries: int = 2
     intents_file: Optional[str] = None
     faq_file: Optional[str] = None
+    embeddings: bool = True  # offline brain: sentence embeddings (False: words only, no model loaded)
     scripted_file: Optional[str] = None
     scripted_record: Optional[str] = None
 
@@ -52,7 +53,8 @@ def _make(kind: str, s: BrainSettings) -> Brain:
         from .offline import OfflineBrain
         if not s.intents_file or not s.faq_file:
             raise ValueError("the offline brain needs offline.intents_file and offline.faq_file")
-        return OfflineBrain.from_files(s.intents_file, s.faq_file, speak_tool=s.speak_tool.rpartition("/")[2])
+        return OfflineBrain.from_files(s.intents_file, s.faq_file, speak_tool=s.speak_tool.rpartition("/")[2],
+                                       **({} if s.embeddings else {"encoder": None}))
     from .scripted import ScriptedBrain
     if not s.scripted_file:
         raise ValueError("agent.brain=scripted needs scripted.file")

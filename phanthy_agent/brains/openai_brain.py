@@ -61,7 +61,7 @@ class OpenAIBrain:
             "max_tokens": self.max_tokens,
         }
         if request.tools:
-            params["tools"] = request.tools
+            params["tools"] = [endpoint_tool(t) for t in request.tools]
         try:
             return await asyncio.wait_for(self._stream(params, request), self.step_timeout_s)
         except asyncio.TimeoutError:
@@ -141,3 +141,16 @@ class OpenAIBrain:
 
     async def close(self) -> None:
         await self._client.close()
+
+
+def endpoint_tool(spec: Dict[str, Any]) -> Dict[str, Any]:
+    """A tool spec as an OpenAI-compatible endpoint accepts it: the declaration's `x-` keys
+    (x-confirm, x-examples) removed, and x-confirm said in the description."""
+    function = spec.get("function") if isinstance(spec, dict) else None
+    if not isinstance(function, dict) or not any(k.startswith("x-") for k in function):
+        return spec
+    clean = {k: v for k, v in function.items() if not k.startswith("x-")}
+    if function.get("x-confirm"):
+        clean["description"] = (str(clean.get("description", "")).rstrip() +
+                                " Before calling it, ask the visitor to confirm.").strip()
+    return {**spec, "function": clean}

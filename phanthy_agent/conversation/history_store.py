@@ -16,6 +16,7 @@ Closed voice sessions are deleted the same way unless `keep_voice` is set.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import sqlite3
@@ -23,7 +24,9 @@ import threading
 from pathlib import Path
 from typing import Callable, List
 
-from ..brains.base import Message, ToolCallRequest
+from ..brains.base import ActionUpdate, Message, ToolCallRequest
+
+UPDATE_FIELDS = [f.name for f in dataclasses.fields(ActionUpdate)]
 
 log = logging.getLogger(__name__)
 
@@ -46,14 +49,18 @@ def message_to_dict(m: Message) -> dict:
         d["tool_call_id"] = m.tool_call_id
     if m.meta:
         d["meta"] = m.meta
+    if m.updates:  # an action notice's data (brains read it, not the prose)
+        d["updates"] = [dataclasses.asdict(u) for u in m.updates]
     return d
 
 
 def message_from_dict(d: dict) -> Message:
     calls = [ToolCallRequest(str(c["id"]), str(c["name"]), str(c.get("arguments", "")))
              for c in d.get("tool_calls", [])]
+    updates = tuple(ActionUpdate(**{k: str(u.get(k, "")) for k in UPDATE_FIELDS})
+                    for u in d.get("updates", []) if isinstance(u, dict))
     return Message(str(d["role"]), str(d.get("content", "")), calls, str(d.get("tool_call_id", "")),
-                   str(d.get("meta", "")))
+                   str(d.get("meta", "")), updates)
 
 
 class HistoryStore:

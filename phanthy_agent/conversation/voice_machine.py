@@ -22,7 +22,12 @@ Failures: an ASR failure in RECOGNIZING, an LLM failure or a TTS failure -> say 
 fallback line (when the speaker can), close the session, LISTENING.
 
 Sessions: a wake (or, always listening, the first speech) opens `voice:<uuid>`; returning to
-LISTENING or STOPPED closes it. The next visitor starts fresh.
+LISTENING or STOPPED closes it. The next visitor starts fresh. Speakers (Transcript.speaker_id,
+when the recognizer tells voices apart): once the robot has waited `follow_up_s` for an answer
+(re-prompting, or in continuous mode), words from a speaker who has not spoken in the session
+are another visitor taking over: the session is closed and a new one opened for them, so they
+do not continue someone else's conversation. Within `follow_up_s` another speaker joins the
+session (a companion answering the robot's question).
 
 The machine decides; the caller acts on the returned `Effect`s (say a line, open/close a
 session, publish the state). `history` keeps (time, from, to, why) for tests and logs.
@@ -117,6 +122,8 @@ class VoiceMachine:
         self._waiting_for = ""  # "wake" | "follow_up" | "continuous": why RECOGNIZING
         self._reprompts_left = 0
         self._speech_since = 0.0  # a visitor is speaking (VAD) since
+        self._answer_wait_since: Optional[float] = None  # the reply ended: waiting for an answer since
+        self.speakers: List[str] = []  # who has spoken in the session (known speakers only)
         self._turn_running = False
         self.history: List[Tuple[float, str, str, str]] = []
 
@@ -150,11 +157,18 @@ class VoiceMachine:
             return self._open_session() + self._recognize("wake", self.timeouts.wake_listen_s, "speech")
         return []
 
-    def transcript(self, text: str) -> List[Effect]:
-        """A final transcript the agent accepted as a request (not a backchannel)."""
+    def transcript(self, text: str, speaker: str = "") -> List[Effect]:
+        """A final transcript the agent accepted as a request (not a backchannel); `speaker`:
+        who said it ("" = unknown)."""
         effects: List[Effect] = []
         if self.state is VoiceState.LISTENING:  # the ASR's gate let it through: an interaction
             effects = self._open_session() + self._recognize("wake", self.timeouts.wake_listen_s, "words")
+        elif self._taken_over_by(speaker):
+            log.info("voice: %s takes over after %.1f s without an answer: a new session", speaker,
+                     self._clock() - self._answer_wait_since)
+            effects = self._close_session() + self._open_session()
+        if speaker and speaker not in self.speakers:
+            self.speakers.append(speaker)
         if self.state is VoiceState.RECOGNIZING:
             if self.continuous and self._is_exit(text):
                 effects = [Say(self.lines.goodbye)] if self.lines.goodbye else []
@@ -246,21 +260,29 @@ class VoiceMachine:
         return self._end_interaction(VoiceState.LISTENING, f"playing for {waited:.0f} s")
 
     # --- internals -----------------------------------------------------------------------------
+    def _taken_over_by(self, speaker: str) -> bool:
+        """Another visitor speaks once the robot has waited follow_up_s for an answer."""
+        return bool(self.state is VoiceState.RECOGNIZING and self._waiting_for in ("follow_up", "continuous")
+                    and speaker and self.speakers and speaker not in self.speakers
+                    and self._answer_wait_since is not None
+                    and self._clock() - self._answer_wait_since >= self.timeouts.follow_up_s)
+
     def _is_exit(self, text: str) -> bool:
         said = _norm(text)
         return any(said == p or said.startswith(p + " ") or said.endswith(" " + p) for p in self.exit_phrases)
 
     def _recognize(self, why: str, wait_s: float, reason: str) -> List[Effect]:
         self._waiting_for = why
+        self._answer_wait_since = self._clock() if why in ("follow_up", "continuous") else None
         return self._go(VoiceState.RECOGNIZING, reason, wait_s)
 
     def _open_session(self) -> List[Effect]:
         self.session = self._new_session_id()
-        self.continuous = False
+        self.continuous, self.speakers = False, []
         return [OpenSession(self.session)]
 
     def _close_session(self) -> List[Effect]:
-        closed, self.session, self.continuous = self.session, "", False
+        closed, self.session, self.continuous, self.speakers = self.session, "", False, []
         return [CloseSession(closed)] if closed else []
 
     def _end_interaction(self, to: VoiceState, why: str) -> List[Effect]:

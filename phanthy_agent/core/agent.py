@@ -13,7 +13,7 @@ import dataclasses
 import json
 import logging
 import uuid
-from typing import Callable, List, Optional, Protocol, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Protocol, Sequence, Tuple
 
 from phanthy_common.interruption import InterruptionPolicy
 
@@ -23,7 +23,7 @@ from ..conversation.sessions import Sessions, is_voice
 from ..conversation.voice_machine import EXIT_PHRASES, VoiceLines, VoiceMachine, VoiceTimeouts
 from .action_tracker import ActionTracker, TrackedAction
 from .context import ContextBuilder, ConversationHistory, StatusSnapshot
-from .events import Event, InterruptMode
+from .events import Event, InterruptMode, SteerFrom
 from .executor import ToolExecutor
 from .hooks import HookDispatcher
 from .inbox import Decision, Inbox, InboxConfig, Routing
@@ -66,6 +66,10 @@ class AgentConfig:
     speech_role: str = "visitor"  # role of transcripts (whoever stands in front of the robot)
     default_role: str = "operator"  # role of other events without one (inbox, scheduler, peers)
     keep_voice_history: bool = False  # keep closed voice sessions' turns on disk
+    steer_from: SteerFrom = SteerFrom.SAME_SPEAKER  # whose words steer a running turn
+    # roles of enrolled voices (roles.speakers.<name>): a transcript the asr attributed to that
+    # person (verified against their enrolled voice) acts with this role instead of speech_role
+    speaker_roles: Dict[str, str] = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass(eq=False)
@@ -116,6 +120,9 @@ class AgentCore:
         for name in ("speech_role", "default_role"):
             if getattr(config, name) not in ROLES:
                 raise ValueError(f"agent.{name} must be one of {', '.join(ROLES)}, not {getattr(config, name)!r}")
+        for speaker, role in config.speaker_roles.items():
+            if role not in ROLES:
+                raise ValueError(f"roles.speakers.{speaker} must be one of {', '.join(ROLES)}, not {role!r}")
         self.wall_clock = wall_clock or clock
         self.sink = sink or NullSink()
         self.context = context or ContextBuilder()
@@ -130,7 +137,7 @@ class AgentCore:
                                   wake_gated=config.wake_gated, exit_phrases=config.exit_phrases)
         self.conversation = VoiceConversation(self)
         self.tracker = ActionTracker(clock, on_change=self._on_action_change)
-        self.inbox = Inbox(InboxConfig(config.interrupt_mode, config.interruption),
+        self.inbox = Inbox(InboxConfig(config.interrupt_mode, config.interruption, steer_from=config.steer_from),
                            on_change=self._signal_change,
                            session_of=lambda event: self.sessions.key_for(event, self.voice.session))
         self.hooks = HookDispatcher(self.registry, executor.fire_hook)
@@ -166,7 +173,7 @@ class AgentCore:
             return Routing(Decision.DROP, "/new: session reset")
         if self._turn is not None and self._turn.cancel_reason:
             routing = self.inbox.decide(event, busy=True, in_flight_texts=self._in_flight(),
-                                        turn_session=self._turn_session())
+                                        turn_session=self._turn_session(), turn_speakers=self._turn_speakers())
             if routing.decision is Decision.INTERRUPT or routing.decision is Decision.START:
                 self._starts.append(event)  # a turn is already being cancelled
                 return routing
@@ -178,7 +185,8 @@ class AgentCore:
         routing = self.inbox.submit(event, busy=self._busy, in_flight_texts=self._in_flight(),
                                     speaking=self.current_state() == "speaking",
                                     turn_session=self._turn_session(),
-                                    speaker_yielded=self._speaker_yielded())
+                                    speaker_yielded=self._speaker_yielded(),
+                                    turn_speakers=self._turn_speakers())
         text = f"{routing.reason} | {event.text[:200]}" if routing.reason else event.text[:200]
         if routing.decision is Decision.DROP:
             log.info("dropped event from %s: %s", event.source, routing.reason)
@@ -196,7 +204,7 @@ class AgentCore:
             self._starts.append(event)
             self.cancel_turn("interrupted")
         if routing.decision is not Decision.DROP and self.config.voice and is_voice(event):
-            self.conversation.apply(self.voice.transcript(event.text))
+            self.conversation.apply(self.voice.transcript(event.text, event.speaker))
         self.emit({Decision.START: "accepted", Decision.STEER: "steering", Decision.QUEUE: "queued",
                    Decision.INTERRUPT: "interrupting", Decision.DROP: "dropped"}[routing.decision],
                   self._turn_id(), text=text)
@@ -357,6 +365,12 @@ class AgentCore:
             return self.sessions.key_for(self._starts[0], self.voice.session)
         return None
 
+    def _turn_speakers(self) -> List[str]:
+        """Who said the inputs of the running turn (or of the turn about to start)."""
+        if self._turn is not None and self._turn.runner is not None:
+            return self._turn.runner.speakers
+        return [e.speaker for e in self._starts]
+
     def _in_flight(self) -> List[str]:
         return list(self._turn.runner.inputs) if self._turn is not None else []
 
@@ -425,6 +439,8 @@ class AgentCore:
     def role_of(self, event: Event) -> str:
         if event.role:
             return event.role
+        if event.speaker in self.config.speaker_roles and is_voice(event):
+            return self.config.speaker_roles[event.speaker]  # an enrolled voice, verified by the asr
         return self.config.speech_role if event.is_transcript else self.config.default_role
 
 

@@ -8,6 +8,22 @@ from typing import Any, Mapping, Optional
 
 from phanthy_common.text_rules import normalize_text  # noqa: F401 (part of the event vocabulary)
 
+ANONYMOUS_SPEAKER = "anonymous_speaker"  # Transcript.speaker_id when nobody could tell who spoke
+
+
+class SteerFrom(str, Enum):
+    """Whose words may steer or interrupt a running turn (agent.steer_from)."""
+
+    SAME_SPEAKER = "same_speaker"  # only the turn's own speakers'; another speaker's wait (queue)
+    ANYONE = "anyone"
+
+    @classmethod
+    def parse(cls, value: str) -> "SteerFrom":
+        try:
+            return cls(value.strip().lower())
+        except ValueError:
+            raise ValueError(f"agent.steer_from must be same_speaker or anyone, not {value!r}") from None
+
 
 class InterruptMode(str, Enum):
     """What a P>0 event does to a running turn."""
@@ -62,6 +78,14 @@ class Event:
     @property
     def is_transcript(self) -> bool:
         return self.kind == EventKind.TRANSCRIPT.value
+
+    @property
+    def speaker(self) -> str:
+        """Who said it, when the recognizer could tell (speaker_1, ..., or an enrolled name);
+        "" when unknown (typed text, `anonymous_speaker`, no attribution)."""
+        if not self.is_transcript or self.speaker_id in ("", ANONYMOUS_SPEAKER):
+            return ""
+        return self.speaker_id
 
 
 

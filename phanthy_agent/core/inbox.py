@@ -9,6 +9,11 @@ Sessions: an event steers or interrupts only a turn of its own session (`session
 the running turn's session). Anything else waits for a turn of its own, whatever its mode: one
 person's message must never steer into, cancel or take the answer of another person's turn.
 Repeats and superseding are judged within a session too (two chats may both say "hello").
+
+Speakers (`steer_from` = same_speaker): within a session, a transcript steers or interrupts only
+a turn one of whose inputs its speaker said; another speaker's words wait for their own turn (a
+different person's remark is not a correction of someone else's request). When either side's
+speaker is unknown (no attribution), it steers as before.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from enum import Enum
 from typing import Callable, Deque, Iterable, List, Optional
 
 from phanthy_common.interruption import InterruptionPolicy, Verdict
-from .events import Event, InterruptMode, normalize_text
+from .events import ANONYMOUS_SPEAKER, Event, InterruptMode, SteerFrom, normalize_text
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +54,7 @@ class InboxConfig:
     # speaks, so are words too few to ask for anything, unless the speaker stopped for them
     interruption: InterruptionPolicy = InterruptionPolicy()
     max_waiting: int = 64  # bound on each queue; the oldest is dropped (logged) beyond it
+    steer_from: SteerFrom = SteerFrom.SAME_SPEAKER
 
 
 class Inbox:
@@ -66,11 +72,12 @@ class Inbox:
     # --- decisions -------------------------------------------------------------------------
     def decide(self, event: Event, busy: bool, in_flight_texts: Iterable[str] = (),
                speaking: bool = False, turn_session: Optional[str] = None,
-               speaker_yielded: bool = False) -> Routing:
+               speaker_yielded: bool = False, turn_speakers: Iterable[str] = ()) -> Routing:
         """Decide without changing any state (`speaking`: the robot is talking; `turn_session`:
         the running turn's session, None when unknown = the event's own; `speaker_yielded`:
         the speaker just stopped for the visitor, so their words are a request: its verdict is
-        trusted, not judged again)."""
+        trusted, not judged again; `turn_speakers`: who said the running turn's inputs, as
+        far as known)."""
         if event.is_transcript and not event.is_final:
             return Routing(Decision.DROP, "partial transcript")
         if not event.text.strip():
@@ -95,14 +102,26 @@ class Inbox:
             return Routing(Decision.QUEUE, f"waits for its own turn: session {session!r} "
                                            f"while a turn of {turn_session!r} runs", superseded)
         mode = InterruptMode.parse(event.interrupt_mode, self.config.default_mode)
+        others = self._another_speaker(event, turn_speakers)
+        if mode is not InterruptMode.QUEUE and others:
+            return Routing(Decision.QUEUE, f"{event.speaker} waits for their own turn: {others}'s runs "
+                                           f"(steer_from {self.config.steer_from.value})", superseded)
         return Routing(Decision(mode.value), superseded=superseded)
+
+    def _another_speaker(self, event: Event, turn_speakers: Iterable[str]) -> str:
+        """The running turn's speakers when the event's is known and not among them, else ""."""
+        known = [s for s in turn_speakers if s and s != ANONYMOUS_SPEAKER]
+        if self.config.steer_from is not SteerFrom.SAME_SPEAKER or not event.speaker or not known:
+            return ""
+        return "" if event.speaker in known else ", ".join(dict.fromkeys(known))
 
     def submit(self, event: Event, busy: bool, in_flight_texts: Iterable[str] = (),
                speaking: bool = False, turn_session: Optional[str] = None,
-               speaker_yielded: bool = False) -> Routing:
+               speaker_yielded: bool = False, turn_speakers: Iterable[str] = ()) -> Routing:
         """Decide and apply: STEER and QUEUE events are stored here; START and INTERRUPT are
         the caller's to act on; DROP is forgotten."""
-        routing = self.decide(event, busy, in_flight_texts, speaking, turn_session, speaker_yielded)
+        routing = self.decide(event, busy, in_flight_texts, speaking, turn_session, speaker_yielded,
+                              turn_speakers)
         if routing.superseded:
             # A newer transcript replaces an older one still waiting: the older is usually the
             # repeat a visitor produced because the robot gave no feedback.

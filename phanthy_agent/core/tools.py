@@ -8,7 +8,7 @@ import dataclasses
 import json
 import logging
 import re
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 import pydantic
 
@@ -51,6 +51,12 @@ class ToolDeclaration(pydantic.BaseModel):
     x_hooks: Dict[str, HookBinding] = pydantic.Field(default_factory=dict, alias="x-hooks")
     # who may call it: sender roles (empty = everyone; admin always may)
     x_roles: List[str] = pydantic.Field(default_factory=list, alias="x-roles")
+    # destructive or costly: the robot asks the visitor first (true, or the question to ask,
+    # with {argument} placeholders); models read it in the description, the offline brain asks
+    x_confirm: Union[bool, str] = pydantic.Field(False, alias="x-confirm")
+    # a few phrasings of a request for this tool (what the offline brain matches by meaning)
+    x_examples: List[pydantic.constr(max_length=200)] = pydantic.Field(
+        default_factory=list, alias="x-examples", max_length=50)
 
     @pydantic.field_validator("x_roles")
     @classmethod
@@ -105,10 +111,17 @@ class RegisteredTool:
         return self.driver == BUILTIN_DRIVER
 
     def spec(self) -> dict:
-        """OpenAI function-tool form."""
-        return {"type": "function",
-                "function": {"name": self.visible_name, "description": self.decl.description,
-                             "parameters": self.decl.parameters}}
+        """OpenAI function-tool form, plus the declaration's `x-confirm`, `x-examples` and
+        `x-roles` when given (brains read them; the openai brain sends them as prose or not)."""
+        function: Dict[str, Any] = {"name": self.visible_name, "description": self.decl.description,
+                                    "parameters": self.decl.parameters}
+        if self.decl.x_confirm:
+            function["x-confirm"] = self.decl.x_confirm
+        if self.decl.x_roles:
+            function["x-roles"] = list(self.decl.x_roles)
+        if self.decl.x_examples:
+            function["x-examples"] = list(self.decl.x_examples)
+        return {"type": "function", "function": function}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -128,6 +141,12 @@ BUILTIN_TOOLS = (
             "description": "Spoken conversations: end (done), follow_up (you asked the visitor "
                            "something: wait for the answer) or continuous (the visitor wants to "
                            "keep talking)."}}}),
+    ToolDeclaration(
+        name="wait_for_actions",
+        description="Wait until your running actions (speech, motion, bookings) have ended, or "
+                    "until the visitor says something new; how they ended comes as action "
+                    "updates. Use it to tell the visitor the outcome of an action.",
+        parameters={"type": "object", "properties": {}}),
     ToolDeclaration(
         name="cancel_action",
         description="Cancel one of your running actions by its action_id (listed in the status).",

@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 
 MAX_TOOL_CALLS_PER_STEP = 16
 MAX_REPLY_CHARS = 4000
+WAIT_TOOL = "wait_for_actions"  # built-in: the ACP wait without ending the turn
 SKIPPED_FOR_INPUT = ("not run: the visitor said something new before this call ran; "
                      "decide again with it")
 
@@ -82,6 +83,7 @@ class TurnRunner:
         host, result = self.host, self.result
         host.emit("turn_started", self.turn_id, text=" | ".join(e.text for e in self.triggers))
         self.inputs.extend(e.text for e in self.triggers)
+        self.result.input_speakers.extend(e.speaker_id if e.is_transcript else "" for e in self.triggers)
         self._messages[:] = host.context.build(host.registry.visible_tools(), host.status(),
                                                host.history.messages(), self.inputs)
         self._history_start = len(self._messages) - len(self.inputs)
@@ -160,6 +162,11 @@ class TurnRunner:
         await self._confirm_cancels()
 
     @property
+    def speakers(self) -> List[str]:
+        """Who said the turn's inputs, as far as known (steering events waiting included)."""
+        return [e.speaker for e in self._events]
+
+    @property
     def role(self) -> str:
         """The least trusted role among the turn's inputs: a visitor's words steered into an
         operator's turn do not borrow the operator's rights."""
@@ -170,6 +177,7 @@ class TurnRunner:
         self._events.extend(steered)
         for event in steered:
             self.inputs.append(event.text)
+            self.result.input_speakers.append(event.speaker_id if event.is_transcript else "")
             self._messages.append(Message("user", event.text, meta="input"))
             self.host.emit("steered", self.turn_id, text=event.text)
         ended = self.host.tracker.take_unreported()
@@ -249,6 +257,13 @@ class TurnRunner:
                                          "not finished yet: read the action updates"})
                 self.calls.skip(rest, "not run: it came after finish")
                 return ended
+            if call.name == WAIT_TOOL:
+                waited = await self._wait_actions(before_acting=True)
+                self.calls.result(call, {"status": "new input" if waited is Wait.MESSAGE else "done"})
+                if waited is Wait.MESSAGE:
+                    self.calls.skip(rest, SKIPPED_FOR_INPUT)
+                    return False
+                continue
             tool = self.host.registry.resolve(call.name)
             if tool is None:
                 self.calls.reject(call, f"unknown tool {call.name!r}; available: " + ", ".join(

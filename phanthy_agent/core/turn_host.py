@@ -75,3 +75,4 @@ class TurnResult:
     t_eos_detected: float = 0.0
     t_transcript_ready: float = 0.0
     written: str = ""  # the final reply as the model wrote it (spoken or not)
+    input_speakers: List[str] = dataclasses.field(default_factory=list)  # who said each input ("" = unknown)

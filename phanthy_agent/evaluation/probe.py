@@ -116,7 +116,7 @@ class EvalProbe(Node):
         with self.lock:
             self.trace.add("transcript", self._at(msg.header.stamp), text=msg.text, is_final=bool(msg.is_final),
                            confidence=round(float(msg.confidence), 3), speaker_id=msg.speaker_id,
-                           source=msg.source)
+                           speaker_confidence=round(float(msg.speaker_confidence), 3), source=msg.source)
             self.lock.notify_all()
 
     def _on_playback(self, msg: Playback) -> None:
@@ -155,7 +155,8 @@ class EvalProbe(Node):
                                turn=index)
             rel = lambda t: round(t - self.t0, 4) if t else 0.0  # noqa: E731
             self.trace.add("turn", rel(msg.t_end) or self.now(), index=index, session=msg.session,
-                           trigger_source=msg.trigger_source, inputs=list(msg.inputs), reply=msg.reply,
+                           trigger_source=msg.trigger_source, inputs=list(msg.inputs),
+                           input_speakers=list(msg.input_speakers), reply=msg.reply,
                            end_reason=msg.end_reason, dialogue_state=msg.dialogue_state,
                            t_trigger=rel(msg.t_trigger), t_first_token=rel(msg.t_first_token),
                            t_first_audio=rel(msg.t_first_audio))

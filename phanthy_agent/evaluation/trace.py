@@ -6,10 +6,11 @@ be graded by the same assertions.
 
 Event kinds and their fields (every event has `t` and `kind`):
   visitor_said   text, mode (text | audio), t_end (audio: when the speech ended)
-  transcript     text, is_final, confidence, speaker_id, source: what reached voice/transcript
+  transcript     text, is_final, confidence, speaker_id, speaker_confidence, source: what reached
+                 voice/transcript
   robot_said     text (as heard), full_text, t_end, status (completed | cut | playing), utterance_id
   tool_call      tool, args, action_id, status, result, error, t_end, turn (index of its turn)
-  turn           session, trigger_source, inputs, reply, end_reason, dialogue_state,
+  turn           session, trigger_source, inputs, input_speakers, reply, end_reason, dialogue_state,
                  t_trigger, t_first_token, t_first_audio (0 = none), index
   state          state, voice_state, outstanding_actions
   note           text (the runner's own remarks: a wait that timed out, the visitor's brain)

@@ -35,7 +35,7 @@ from ..conversation.history_store import HistoryStore
 from ..conversation.voice_machine import EXIT_PHRASES, VoiceLines, VoiceTimeouts
 from ..core.agent import AgentConfig, AgentCore
 from ..core.context import DEFAULT_IDENTITY, ContextBuilder
-from ..core.events import InterruptMode
+from ..core.events import InterruptMode, SteerFrom
 from ..core.skills import SkillLibrary
 from ..core.tools import INTERRUPT_HOOKS
 from . import convert
@@ -93,6 +93,9 @@ class AgentNode(ManagedNode):
             speech_role=p.get("agent.speech_role", "visitor", "role of spoken requests (visitor | operator | admin)"),
             default_role=p.get("agent.default_role", "operator", "role of events that name none (inbox, scheduler)"),
             keep_voice_history=p.get("agent.keep_voice_history", False, "keep ended voice sessions on disk"),
+            steer_from=SteerFrom.parse(p.get("agent.steer_from", SteerFrom.SAME_SPEAKER.value,
+                                        "whose words steer a running turn: same_speaker | anyone")),
+            speaker_roles={name: str(role) for name, role in p.nested("roles.speakers").items()},
             voice=p.get("agent.voice.enabled", False, "a microphone feeds this agent: run the voice state machine"),
             wake_gated=p.get("agent.voice.wake_gated", True, "interactions start with the wake word (else any speech)"),
             voice_timeouts=VoiceTimeouts(
@@ -125,6 +128,8 @@ class AgentNode(ManagedNode):
             max_retries=p.get("llm.max_retries", 2, "retries on connection errors and 5xx"),
             intents_file=str(resolve_config(p.get("offline.intents_file", "offline_intents.yaml", "intent rules"))),
             faq_file=str(resolve_config(p.get("offline.faq_file", "faq.yaml", "FAQ entries"))),
+            embeddings=p.get("offline.embeddings", True, "understand by meaning (the bundled sentence "
+                             "encoder); false: by words only"),
             scripted_file=str(resolve_config(p.get("scripted.file", "", "replies for agent.brain=scripted")) or ""),
             scripted_record=p.get("scripted.record", "", "append each scripted request here (JSON lines)"))
         hook_timeout = p.get("tools.hook_timeout_s", 1.0, "bound on each hook goal")

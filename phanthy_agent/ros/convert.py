@@ -62,7 +62,7 @@ def turn_to_msg(result: TurnResult, now: float) -> TurnRecord:
         t_first_audio=result.t_first_audio, t_end=result.t_end, turn_id=result.turn_id,
         brain=",".join(result.brains), steps=result.steps, error=result.error,
         t_speech_end=result.t_speech_end, t_eos_detected=result.t_eos_detected,
-        t_transcript_ready=result.t_transcript_ready)
+        t_transcript_ready=result.t_transcript_ready, input_speakers=list(result.input_speakers))
 
 
 def turn_timing_msg(result: TurnResult, now: float) -> TurnTiming:

@@ -32,7 +32,8 @@ class Gripper(DriverNode):
                       acting=True, timeout_s=10, hooks={"on_interrupt_motion": "release"})
         self.add_tool(self.release, hidden=True)
         self.add_tool(self.explode, "Raise an exception.")
-        self.add_tool(self.jam, "Fail on purpose.")
+        self.add_tool(self.jam, "Fail on purpose.", confirm="Shall I jam the gripper?",
+                      examples=["jam it", "make the gripper fail"])
 
     def grip(self, call: ToolCall) -> dict:
         for step in range(40):
@@ -82,6 +83,8 @@ def test_manifest_is_published_and_parses(rig):
     assert grip.decl.acting and grip.decl.timeout_s == 10
     assert registry.resolve("release") is None, "hidden tools are not shown to the model"
     assert registry.hook_targets("on_interrupt_motion") == [HookTarget(name, "release", {})]
+    jam = registry.resolve("jam").spec()["function"]
+    assert jam["x-confirm"] == "Shall I jam the gripper?" and jam["x-examples"] == ["jam it", "make the gripper fail"]
 
 
 def test_goal_returns_id_at_once_then_feedback_and_result(rig):

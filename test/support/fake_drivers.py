@@ -4,7 +4,7 @@ import asyncio
 import dataclasses
 import json
 import uuid
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 from phanthy_agent.core.executor import StartResult
 
@@ -21,6 +21,9 @@ class FakeTool:
     ignores_cancel: bool = False
     complete_inside_start: bool = False  # the result arrives before start() returns
     speech: bool = False  # result carries heard_text, proportional to time played
+    # the result computed from the arguments when the action ends (an exception: failed, with
+    # its message): a stateful driver such as the box office on its real database layer
+    handler: Optional[Callable[[dict], dict]] = None
 
 
 @dataclasses.dataclass
@@ -103,14 +106,19 @@ class FakeExecutor:
         started.ended = True
         spec = self.tools[(started.driver, started.tool)]
         result = dict(spec.result or {})
+        error = spec.error if status == "failed" else ""
+        if spec.handler is not None and status == "succeeded":
+            try:
+                result = spec.handler(started.args)
+            except Exception as exc:  # the driver's refusal: a failed action, as the SDK reports it
+                status, error, result = "failed", str(exc), {}
         if spec.speech:
             text = started.args.get("text", "")
             played = 1.0 if status == "succeeded" else (
                 (asyncio.get_event_loop().time() - started.t) / spec.duration_s if spec.duration_s else 0)
             words = text.split()
             result["heard_text"] = " ".join(words[:int(len(words) * min(1.0, played))])
-        self._on_done(started.action_id, status, json.dumps(result) if result else "",
-                      spec.error if status == "failed" else "")
+        self._on_done(started.action_id, status, json.dumps(result) if result else "", error)
 
 
 def speak_tool(duration_s: float = 3.0) -> FakeTool:
@@ -142,3 +150,19 @@ def lookup_tool(duration_s: float = 0.2) -> FakeTool:
                      "parameters": {"type": "object", "properties": {"q": {"type": "string"}}},
                      "acting": False, "timeout_s": 5},
                     duration_s=duration_s, result={"answer": 42})
+
+
+def box_office_tools(seed_demo: bool = True) -> List[FakeTool]:
+    """The box office's declared tools, each answered by the real database layer (in memory)."""
+    from phanthy_drivers.box_office import declarations
+    from phanthy_drivers.box_office_db import BoxOffice
+    office = BoxOffice(":memory:", seed_demo=seed_demo)
+    methods = {"list_tours": lambda a: office.list_tours(a.get("name", "")),
+               "book_tickets": lambda a: office.book(a["tour_id"], a["tickets"], a["name"]),
+               "get_booking": lambda a: office.get_booking(a["name"], a["code"]),
+               "cancel_booking": lambda a: office.cancel(a["name"], a["code"]),
+               "refund_booking": lambda a: office.refund(a["name"], a["code"]),
+               "lookup_membership": lambda a: office.lookup_membership(a.get("member_id", ""), a.get("name", "")),
+               "add_tour": lambda a: office.add_tour(a["tour_id"], a["name"], a["start_time"], a["capacity"],
+                                                     a["price_eur"])}
+    return [FakeTool(decl, duration_s=0.01, handler=methods[decl["name"]]) for decl in declarations()]

@@ -31,6 +31,20 @@ def piper(text: str) -> np.ndarray:
     return trim(to_rate(samples, rate))
 
 
+def pitched(samples: np.ndarray, cents: int) -> np.ndarray:
+    """The same speech `cents` higher (negative: lower) by sox, formants and all: another
+    voice than the one synthesized (how test/benchmark voices beyond piper's joe are made)."""
+    out = subprocess.run(["sox", "-t", "raw", "-r", str(RATE), "-e", "signed", "-b", "16", "-c", "1", "-",
+                          "-t", "raw", "-", "pitch", str(cents)],
+                         input=np.asarray(samples, dtype=np.int16).tobytes(), capture_output=True, check=True).stdout
+    return np.frombuffer(out, dtype=np.int16).copy()
+
+
+def deep_piper(text: str) -> np.ndarray:
+    """piper's joe five semitones down: a visitor's voice, not the robot's."""
+    return pitched(piper(text), -500)
+
+
 def silence(seconds: float) -> np.ndarray:
     return np.zeros(int(seconds * RATE), dtype=np.int16)
 

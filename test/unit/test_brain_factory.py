@@ -16,7 +16,9 @@ def closed_port() -> int:
 
 
 def offline_files():
-    return dict(intents_file=str(resolve_config("offline_intents.yaml")), faq_file=str(resolve_config("faq.yaml")))
+    # words only: the unit tier loads no model
+    return dict(intents_file=str(resolve_config("offline_intents.yaml")), faq_file=str(resolve_config("faq.yaml")),
+                embeddings=False)
 
 
 def test_openai_falls_back_to_the_offline_brain_which_says_who_answered():

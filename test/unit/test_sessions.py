@@ -6,7 +6,7 @@ import sqlite3
 import subprocess
 import sys
 
-from phanthy_agent.brains.base import Message, ToolCallRequest
+from phanthy_agent.brains.base import ActionUpdate, Message, ToolCallRequest
 from phanthy_agent.conversation.history_store import HistoryStore
 from phanthy_agent.conversation.voice_machine import VoiceState
 from phanthy_agent.core.agent import AgentConfig
@@ -113,6 +113,15 @@ def test_the_store_keeps_a_bounded_number_of_turns_and_round_trips_tool_calls(tm
     assert [t[0].content for t in turns] == ["turn 2", "turn 3", "turn 4"]
     assert turns[0][1].tool_calls == [call] and turns[0][2].tool_call_id == "c1"
     assert turns[0][0].meta == "input"
+
+
+def test_an_action_notice_keeps_its_data_on_disk(tmp_path):
+    """A brain reads how an action ended (a booking's code) from the notice's data in the history."""
+    store = HistoryStore(str(tmp_path / "h.db"))
+    update = ActionUpdate("book_tickets", "a1", "succeeded", "", '{"booking": {"code": "K7P2QD"}}')
+    store.append_turn("web:1", [Message("user", "[action updates] ...", meta="notice", updates=(update,))])
+    [[notice]] = HistoryStore(str(tmp_path / "h.db")).load_turns("web:1", 10)
+    assert notice.updates == (update,) and notice.meta == "notice"
 
 
 def test_an_unreadable_row_is_skipped_not_fatal(tmp_path):

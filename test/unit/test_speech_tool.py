@@ -38,7 +38,7 @@ def test_a_second_driver_declaring_speak_is_refused_and_the_robot_still_speaks()
     h, turn, errors = one_question(robot("speaker"), before=lambda h: h.core.update_manifest("face", speak_decl()))
     assert len(errors) == 1 and "'speak' is the speech tool, which belongs to driver 'speaker'" in errors[0]
     assert "agent.speak_tool" in errors[0], "the error says how to choose"
-    assert [t.visible_name for t in h.core.registry.visible_tools()] == ["cancel_action", "finish", "speak"]
+    assert [t.visible_name for t in h.core.registry.visible_tools()] == ["cancel_action", "finish", "speak", "wait_for_actions"]
     assert [(c.driver, c.args["text"]) for c in h.executor.started] == [("speaker", "We open at nine.")]
     assert (turn.end_reason, turn.reply, turn.error) == ("finished", "We open at nine.", "")
 
@@ -99,5 +99,5 @@ def test_driver_tools_named_like_built_ins_are_not_shown_to_the_model():
     h, turn, errors = one_question(robot("speaker"), before=declare)
     assert len(errors) == 3 and all("name of a built-in tool" in e for e in errors)
     tools = {t.visible_name: t for t in h.core.registry.visible_tools()}
-    assert sorted(tools) == ["cancel_action", "finish", "speak", "wave"]
+    assert sorted(tools) == ["cancel_action", "finish", "speak", "wait_for_actions", "wave"]
     assert tools["finish"].builtin and tools["cancel_action"].builtin

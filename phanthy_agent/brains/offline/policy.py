@@ -1,0 +1,363 @@
+"""The dialogue policy: from the conversation to the brain's next move.
+
+Each step re-reads the session (conversation.py). The inputs since the last turn that ended
+without a question (the "chain": a turn that asked, or a turn still running, continues it) are
+interpreted in order, each against the frame the one before left:
+
+1. "stop", "never mind" (patterns, or the stop act by meaning): running actions are cancelled.
+2. An answer to what the frame asked: the asked slot (its own finder, or the whole answer for a
+   name or a code), any other slot it fills, yes/no to a confirmation, the choice among listed
+   entries. A clear request of another kind instead starts afresh.
+3. A correction ("actually, the gift shop first", "no, three tickets", "try code BBBBBB"): a
+   correction word, or no meaning of its own, and a slot value of the frame (or of the last
+   request of the session) that differs: the request is re-issued with it, what still runs of
+   the old one is cancelled. A request that already succeeded is re-issued only when all its
+   arguments are enum values (walking somewhere else); a booking is not booked twice.
+4. Otherwise by meaning (understanding.py): accepted -> the intent, tool or FAQ answer; in the
+   "did you mean" band -> the question (a yes runs it); below -> the honest fallback.
+The frame is then carried out by the planner (plan.py); acts and answers are said.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any, Dict, List, Optional, Sequence
+
+from .replies import capabilities, failure, humanize
+from .config import FaqEntry, Intent, IntentsFile
+from .conversation import BUILTINS, Call, Segment, flatten, segments
+from .plan import Frame, Next, Planner
+from .slots import NO, YES, answer, fill, loose_phrase, slots_of
+from .values import resolve_enum
+from .understanding import Meaning, Understanding
+
+log = logging.getLogger(__name__)
+
+CORRECTION = re.compile(r"^\W*(?:(?:no|nope|sorry|actually|oh|wait|rather|not that|i mean|i meant|"
+                        r"make it|instead|try|change it to|let's say)\b\W*)+|\W*\b(?:instead|actually)\W*$", re.I)
+REFERENCE = re.compile(r"\b(?:there|it|that(?: place)?|this(?: place)?|the same)\b", re.I)
+GREETING = re.compile(r"^\W*(?:hi|hello|hey|good (?:morning|afternoon|evening))\b", re.I)
+SLOT_MARGIN = 0.08  # meanings this close to the best are told apart by the slots the words fill
+MAX_CHAIN = 8  # inputs read back into one request
+MAX_ASKS = 2  # the same question asked again at most this often, then the fallback
+
+
+class Policy:
+    def __init__(self, cfg: IntentsFile, faq: Sequence[FaqEntry], understanding: Understanding,
+                 speak_tool: str = "speak"):
+        self.cfg, self.faq, self.understanding = cfg, list(faq), understanding
+        self.planner = Planner(cfg)
+        self.speak_tool = speak_tool
+        self.intents: Dict[str, Intent] = {i.name: i for i in cfg.intents}
+        self._topic = ""  # what the robot said last (set per step)
+
+    # --- the step ------------------------------------------------------------------------------
+    def next(self, messages, specs: Dict[str, dict]) -> Next:
+        tools = {n: s for n, s in specs.items() if n not in BUILTINS and n != self.speak_tool}
+        segs = segments(messages)
+        current = len(segs) - 1
+        if current == 0:
+            return Next(state="end")
+        start = current
+        while start > 1 and current - start < MAX_CHAIN and (not segs[start - 1].ended_turn or segs[start - 1].asked):
+            start -= 1
+        known = self._known(segs[:current])
+        request = self._last_request(segs, start, tools)
+        self._topic = self._last_said(segs[:current])
+        frame: Optional[Frame] = None
+        for index in range(start, current + 1):
+            frame = self._interpret(segs, index, frame, request, tools, known)
+            if frame.kind == "request":
+                request = frame
+        seg = segs[current]
+        if seg.finish() is not None and seg.finish().status != "skipped":
+            return self._after_finish(seg, frame)
+        return self._act(frame, segs, tools, known)
+
+    def understand(self, text: str, specs: Dict[str, dict]) -> Frame:
+        """How a lone utterance, the first of a conversation, is understood (benchmarks, tests)."""
+        tools = {n: s for n, s in specs.items() if n not in BUILTINS and n != self.speak_tool}
+        segs = [Segment(""), Segment(text)]
+        self._topic = ""
+        return self._interpret(segs, 1, None, None, tools, {})
+
+    def _act(self, frame: Frame, segs: List[Segment], tools: Dict[str, dict], known: Dict[str, Any]) -> Next:
+        current = segs[-1]
+        cancels = [("cancel_action", {"action_id": a}) for a in frame.cancel
+                   if not any(c.name == "cancel_action" and c.args.get("action_id") == a for c in current.calls)]
+        if frame.kind == "request":
+            calls = [c for s in segs[frame.since:] for c in s.calls]
+            before = [c for s in segs[:frame.since] for c in s.driver_calls(self.speak_tool)]
+            nxt = self.planner.next(frame, tools, calls, known, before)
+            nxt.calls = cancels + nxt.calls
+            return nxt
+        if current.calls:  # said already: the turn only has to end
+            return Next(state="end")
+        return Next(calls=cancels, say=self._say(frame, tools, current.text),
+                    state="follow_up" if frame.kind == "suggest" else "end")
+
+    def _after_finish(self, seg: Segment, frame: Frame) -> Next:
+        """The turn went on after finish (an action failed after all): say so once."""
+        lines = []
+        for index, call in enumerate(seg.calls):
+            later_speech = any(c.name == self.speak_tool for c in seg.calls[index + 1:])
+            if call.name not in BUILTINS and call.name != self.speak_tool and \
+                    call.status in ("failed", "timeout") and not later_speech:
+                lines.append(failure(self.cfg, call.name, call.status, call.error, frame.intent))
+        return Next(say=" ".join(lines[:2]), state="end")
+
+    def _say(self, frame: Frame, tools: Dict[str, dict], text: str) -> str:
+        if frame.kind == "faq":
+            return frame.answer
+        if frame.kind == "suggest":
+            return self.cfg.did_you_mean.format(option=self._label(frame.answer, tools))
+        if frame.kind == "declined":
+            return self.cfg.template(frame.answer or "cancelled")
+        if frame.kind == "act" and frame.answer == "help":
+            hello = "Hello! " if GREETING.search(text) else ""
+            return hello + capabilities(self.cfg, tools, bool(self.faq))
+        if frame.kind == "act" and frame.answer == "stop" and frame.cancel:
+            return self.cfg.template("stopped")
+        if frame.kind == "act" and frame.intent is not None:
+            return frame.intent.say
+        return self.cfg.fallback
+
+    # --- interpretation ------------------------------------------------------------------------
+    def _interpret(self, segs: List[Segment], index: int, prev: Optional[Frame], request: Optional[Frame],
+                   tools: Dict[str, dict], known: Dict[str, Any]) -> Frame:
+        text = segs[index].text
+        if not text:
+            return prev or Frame("fallback", since=index)
+        pattern = self.understanding.pattern(text)
+        ranked = self.understanding.rank(text, tools)
+        if self._act_of(pattern, ranked) == "stop":
+            return Frame("act", self.intents[self._stop_intent()], answer="stop", since=index,
+                         cancel=self._running(segs, request))
+        if prev is not None and prev.kind == "request":
+            calls = [c for s in segs[prev.since:index] for c in s.calls]
+            asked = self.planner.next(prev, tools, calls, known).ask if segs[index - 1].asked else ""
+            frame = self._answer(prev, asked, text, index, ranked, pattern, tools)
+            if frame is not None:
+                return frame
+        if prev is not None and prev.kind == "suggest" and segs[index - 1].asked:
+            if YES.search(text):
+                return self._frame_for(self._meaning(prev.answer), prev.texts[-1], prev.since, tools)
+            if NO.search(text):
+                return Frame("declined", answer="cancelled", since=index)
+        if request is not None:
+            frame = self._correction(request, text, index, ranked, pattern, segs, tools)
+            if frame is not None:
+                return frame
+        return self._new(text, index, ranked, pattern, tools)
+
+    def _answer(self, prev: Frame, asked: str, text: str, index: int, ranked: List[Meaning],
+                pattern: Optional[str], tools: Dict[str, dict]) -> Optional[Frame]:
+        slots = self._slots(prev, tools)
+        filled = fill(slots, CORRECTION.sub("", text))
+        changed = {k: v for k, v in filled.args.items() if prev.args.get(k) != v}
+        if asked == "confirm":
+            if changed or filled.problems:
+                return _updated(prev, changed, filled.problems, text, confirmed=False)
+            if YES.search(text):
+                return _updated(prev, {}, {}, text, confirmed=True)
+            if NO.search(text):
+                return Frame("declined", answer="confirm_declined", since=index)
+            return None
+        if asked.startswith("slot:"):
+            slot = next(s for s in slots if s.name == asked[5:])
+            # "no, three tickets" answers another slot: it is not a name
+            value = answer(slot, text) if not changed and not CORRECTION.search(text) else None
+            if value is not None:
+                changed[slot.name] = value
+            if changed or filled.problems:
+                return _updated(prev, changed, filled.problems, text)
+            if self._accepted(ranked, pattern):
+                return None
+            if prev.asks + 1 >= MAX_ASKS:
+                return Frame("fallback", since=index)
+            return _updated(prev, {}, {}, text, asks=prev.asks + 1)
+        if asked.startswith("choice:"):
+            if self._accepted(ranked, pattern) and not changed and not _names_item(text):
+                return None
+            return _updated(prev, changed, filled.problems, text)
+        return None
+
+    def _correction(self, target: Frame, text: str, index: int, ranked: List[Meaning],
+                    pattern: Optional[str], segs: List[Segment], tools: Dict[str, dict]) -> Optional[Frame]:
+        marked = bool(CORRECTION.search(text))
+        if not marked and self._accepted(ranked, pattern):
+            return None
+        slots = self._slots(target, tools)
+        filled = fill(slots, CORRECTION.sub("", text))
+        changed = {k: v for k, v in filled.args.items() if target.args.get(k) != v}
+        if not changed and not filled.problems:
+            return None
+        calls = [c for s in segs[target.since:index] for c in s.calls if c.name in target.tools]
+        done = bool(calls) and all(c.status == "succeeded" for c in calls)
+        if done and any(s.kind != "enum" for s in slots if s.name in target.args):
+            return None  # a booking is not made twice: the request below decides
+        frame = _updated(target, changed, filled.problems, text, confirmed=False)
+        frame.since, frame.cancel = index, self._running(segs, target)
+        log.info("offline: %r corrects %s: %s", text, target.tools, changed)
+        return frame
+
+    def _new(self, text: str, index: int, ranked: List[Meaning], pattern: Optional[str],
+             tools: Dict[str, dict]) -> Frame:
+        if pattern is not None:
+            return self._frame_for(Meaning("intent", pattern, 1.0), text, index, tools)
+        best = self._best(ranked, text, tools)
+        if best is not None and best.score >= self.cfg.accept:
+            return self._frame_for(best, text, index, tools, ranked)
+        if best is not None and best.score >= self.cfg.suggest:
+            frame = self._frame_for(best, text, index, tools, ranked) if best.kind != "faq" else None
+            if frame is not None and frame.kind == "request" and frame.unknown:
+                return frame  # "take me to the moon base": say which places there are
+            log.info("offline: %r is unsure (%s %s %.2f): did you mean", text, best.kind, best.key, best.score)
+            return Frame("suggest", answer=f"{best.kind}:{best.key}", texts=[text], since=index)
+        log.info("offline: %r matches nothing (best %.2f): fallback", text, best.score if best else 0.0)
+        return Frame("fallback", since=index, texts=[text])
+
+    def _frame_for(self, meaning: Meaning, text: str, index: int, tools: Dict[str, dict],
+                   ranked: Sequence[Meaning] = ()) -> Frame:
+        if meaning.kind == "faq":
+            return Frame("faq", answer=self.faq[int(meaning.key)].answer.strip(), since=index, texts=[text])
+        intent = self.intents.get(meaning.key) if meaning.kind == "intent" else None
+        if intent is not None and intent.act:
+            return Frame("act", intent, answer=intent.act, since=index, texts=[text])
+        names = intent.tools if intent is not None else [meaning.key]
+        faq = next((m for m in ranked if m.kind == "faq"), None)
+        if any(t not in tools for t in names) and faq is not None and faq.score >= self.cfg.accept:
+            return self._frame_for(faq, text, index, tools)  # no base: "where is the cafe" is answered
+        frame = Frame("request", intent, list(names), texts=[text], since=index)
+        filled = fill(self._slots(frame, tools), text)
+        frame.args, frame.problems = dict(filled.args), dict(filled.problems)
+        enums = [s for s in self._slots(frame, tools) if s.kind == "enum" and s.required]
+        for slot in enums:
+            if slot.name not in frame.args and REFERENCE.search(text):
+                value = self._from_topic(slot)
+                if value is not None:  # "can you take me there?" after the cafe's answer
+                    frame.args[slot.name] = value
+        if enums and not any(s.name in frame.args for s in enums):
+            frame.unknown = loose_phrase(text)
+            answers = self.understanding.rank(frame.unknown, {}) if frame.unknown else []
+            if answers and answers[0].kind == "faq" and answers[0].score >= self.cfg.accept:
+                return self._frame_for(answers[0], text, index, tools)  # "take me to the cloakroom"
+        log.info("offline: %r -> %s %s", text, names, frame.args)
+        return frame
+
+    # --- helpers -------------------------------------------------------------------------------
+    def _best(self, ranked: List[Meaning], text: str, tools: Dict[str, dict]) -> Optional[Meaning]:
+        """The top meaning; among those within SLOT_MARGIN of it, the request whose required
+        arguments the words fill best ("sign us up for the tour at one, four people, name of
+        Ada" is a booking, though "tour" makes it sound like the tour list)."""
+        if not ranked:
+            return None
+        close = [m for m in ranked if m.score >= ranked[0].score - SLOT_MARGIN]
+        return max(close, key=lambda m: (self._evidence(m, text, tools), m.score))
+
+    def _evidence(self, meaning: Meaning, text: str, tools: Dict[str, dict]) -> float:
+        intent = self.intents.get(meaning.key) if meaning.kind == "intent" else None
+        names = (intent.tools if intent else []) if meaning.kind == "intent" else \
+            [meaning.key] if meaning.kind == "tool" else []
+        slots = [s for s in self._slots(Frame("request", intent, list(names)), tools)
+                 if s.required and s.kind != "source"]
+        if not slots or any(n not in tools for n in names):
+            return 0.0
+        return len(set(fill(slots, text).args)) / len(slots)
+
+    def _last_said(self, segs: List[Segment]) -> str:
+        for seg in reversed(segs):
+            for call in reversed(seg.calls):
+                if call.name == self.speak_tool and call.args.get("text"):
+                    return str(call.args["text"])
+        return ""
+
+    def _from_topic(self, slot) -> Any:
+        """An enum value the robot's last line was about: its FAQ entry's id, else the first
+        value it named."""
+        entry = next((e for e in self.faq if e.answer.strip() == self._topic.strip()), None)
+        if entry is not None and entry.id:
+            value = resolve_enum(entry.id, slot.enum, dict(slot.aliases))
+            if value is not None:
+                return value
+        found = [(self._topic.lower().find(str(v).replace("_", " ")), v) for v in slot.enum]
+        found = [(i, v) for i, v in found if i >= 0]
+        return min(found)[1] if found else None
+
+    def _accepted(self, ranked: List[Meaning], pattern: Optional[str]) -> bool:
+        return pattern is not None or bool(ranked and ranked[0].score >= self.cfg.accept)
+
+    def _act_of(self, pattern: Optional[str], ranked: List[Meaning]) -> str:
+        if pattern is not None:
+            return self.intents[pattern].act or ""
+        if ranked and ranked[0].kind == "intent" and ranked[0].score >= self.cfg.accept:
+            return self.intents[ranked[0].key].act or ""
+        return ""
+
+    def _stop_intent(self) -> str:
+        return next(i.name for i in self.cfg.intents if i.act == "stop")
+
+    def _slots(self, frame: Frame, tools: Dict[str, dict]):
+        aliases = {p: c.aliases for p, c in (frame.intent.slots if frame.intent else {}).items()}
+        seen, out = set(), []
+        for name in frame.tools:
+            for slot in slots_of(tools[name], list(tools), aliases) if name in tools else []:
+                if slot.name not in seen:
+                    seen.add(slot.name)
+                    out.append(slot)
+        return out
+
+    def _meaning(self, key: str) -> Meaning:
+        kind, _, name = key.partition(":")
+        return Meaning(kind, name, 1.0)
+
+    def _label(self, key: str, tools: Dict[str, dict]) -> str:
+        meaning = self._meaning(key)
+        if meaning.kind == "faq":
+            return self.faq[int(meaning.key)].questions[0].rstrip("?").lower()
+        intent = self.intents.get(meaning.key)
+        if intent is not None:
+            return intent.label or (intent.examples[0] if intent.examples else humanize(intent.name))
+        return humanize(meaning.key)
+
+    def _running(self, segs: List[Segment], frame: Optional[Frame]) -> List[str]:
+        """Action ids of the frame's calls still running (what a stop or a correction cancels)."""
+        if frame is None:
+            return []
+        return [c.action_id for s in segs[frame.since:] for c in s.calls
+                if c.name not in BUILTINS and c.name != self.speak_tool and c.status == "started" and c.action_id]
+
+    def _known(self, segs: List[Segment]) -> Dict[str, Any]:
+        """What the session established: the arguments and results of its successful calls."""
+        known: Dict[str, Any] = {}
+        for seg in segs:
+            for call in seg.driver_calls(self.speak_tool):
+                if call.status == "succeeded":
+                    known.update(flatten(call.args))
+                    known.update(flatten(call.output))
+        return known
+
+    def _last_request(self, segs: List[Segment], start: int, tools: Dict[str, dict]) -> Optional[Frame]:
+        """The session's last request before the chain, as a frame (what a correction corrects)."""
+        for index in range(start - 1, 0, -1):
+            calls = segs[index].driver_calls(self.speak_tool)
+            if calls:
+                call: Call = calls[-1]
+                intent = next((i for i in self.cfg.intents if i.tool == call.name), None) or \
+                    next((i for i in self.cfg.intents if call.name in i.steps), None)
+                return Frame("request", intent, [call.name], dict(call.args), [segs[index].text], index)
+        return None
+
+
+def _updated(prev: Frame, changed: Dict[str, Any], problems: Dict[str, str], text: str,
+             confirmed: Optional[bool] = None, asks: int = 0) -> Frame:
+    args = {k: v for k, v in prev.args.items() if k not in problems}
+    args.update(changed)
+    return Frame("request", prev.intent, list(prev.tools), args, [text] + prev.texts, prev.since,
+                 prev.confirmed if confirmed is None else confirmed, problems, "" if changed else prev.unknown,
+                 "", [], asks)
+
+
+def _names_item(text: str) -> bool:
+    return bool(re.search(r"\b(?:the|one|first|second|last|earlier|later|\d)\b", text, re.I))

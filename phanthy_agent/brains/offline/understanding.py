@@ -1,0 +1,147 @@
+"""What a visitor means: the intents, tools and FAQ entries ranked by meaning, offline.
+
+Every candidate has example texts: an intent its `examples` (and its tools' `x-examples`), a
+driver tool without an intent its description's first sentence, its name in words and its
+`x-examples` (so a tool added at run time is understood with no rules), an FAQ entry its
+questions and its answer's sentences (what an answer says is what it answers). An utterance
+scores against each example by
+
+    score = cosine(sentence embeddings)  +  LEX_WEIGHT * bm25 / (bm25 + LEX_HALF)
+
+(all-MiniLM-L6-v2, `phanthy_common.embedding`; BM25 over the same examples,
+`phanthy_common.lexical`), and a candidate takes its best example. An intent's `patterns`
+(regexes over the whole utterance) win outright, with score 1.
+
+Thresholds (`accept`, `suggest` in the intents file): at or above `accept` the brain acts; from
+`suggest` up it asks "did you mean ...?"; below it gives the honest fallback. Calibrated on
+`bench/paraphrases.yaml` (written apart from the intents file: 5+ phrasings per intent and
+FAQ entry, and off-topic requests) with `bench/offline_brain.py paraphrases --sweep`: at the
+shipped 0.50 / 0.42, 93.2 % of 146 requests right and 1 of 30 off-topic ones accepted; 0.60 took
+none but got 87.7 % right (bench/README.md has the sweep and how the examples grew). Without the embedding model (not installed: logged
+as an error) the score is the lexical term alone, scaled to the same range.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import logging
+import re
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from phanthy_common.lexical import STOPWORDS, LexicalIndex
+
+from .config import FaqEntry, IntentsFile
+
+log = logging.getLogger(__name__)
+
+LEX_WEIGHT = 0.15
+LEX_HALF = 4.0  # the BM25 score that gives half the lexical term (one rare shared word ~ 4-5)
+CACHE = 1024  # embeddings of recent utterances kept
+STOP = STOPWORDS | {"robot", "museum"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Meaning:
+    kind: str  # intent | tool | faq
+    key: str  # intent name, tool name, FAQ entry index
+    score: float
+    example: str = ""  # the example that matched best
+
+
+class _Rows:
+    """Example texts, whose candidate each belongs to, their embeddings and a BM25 index."""
+
+    def __init__(self, rows: List[Tuple[str, str, str]], encoder) -> None:
+        self.owners = [(kind, key) for kind, key, _ in rows]
+        self.texts = [text for _, _, text in rows]
+        self.vectors = encoder.encode(self.texts) if encoder is not None else None
+        self.lexical = LexicalIndex(self.texts, STOP)
+
+
+class Understanding:
+    def __init__(self, cfg: IntentsFile, faq: Sequence[FaqEntry], encoder=None):
+        self.cfg, self.faq, self.encoder = cfg, list(faq), encoder
+        self._patterns = [(i.name, [re.compile(p, re.I) for p in i.patterns]) for i in cfg.intents]
+        self._covered = {t for i in cfg.intents for t in i.tools}
+        self._tool_rows: Dict[Tuple, _Rows] = {}
+        self._cache: "collections.OrderedDict[str, np.ndarray]" = collections.OrderedDict()
+        rows = [("intent", i.name, ex) for i in cfg.intents for ex in i.examples]
+        rows += [("faq", str(n), q) for n, e in enumerate(self.faq) for q in e.questions]
+        # what an answer says is what it answers ("a model of the solar system")
+        rows += [("faq", str(n), a) for n, e in enumerate(self.faq) for a in _sentences(e.answer)]
+        self._static = _Rows(rows, encoder)
+
+    # --- ranking -------------------------------------------------------------------------------
+    def pattern(self, text: str) -> Optional[str]:
+        """The first intent (file order) one of whose patterns matches the utterance."""
+        for name, regexes in self._patterns:
+            if any(r.search(text) for r in regexes):
+                return name
+        return None
+
+    def rank(self, text: str, tools: Dict[str, dict]) -> List[Meaning]:
+        """Every candidate once, best first (patterns are `pattern()`'s business)."""
+        best: Dict[Tuple[str, str], Meaning] = {}
+        for rows in (self._static, self._rows_for(tools)):
+            if not rows.texts:
+                continue
+            scores = self._scores(text, rows)
+            for index in np.argsort(-scores):
+                kind, key = rows.owners[index]
+                if (kind, key) not in best:
+                    best[(kind, key)] = Meaning(kind, key, float(scores[index]), rows.texts[index])
+        ranked = sorted(best.values(), key=lambda m: -m.score)
+        intents = {i.name: i for i in self.cfg.intents}
+        # an intent for tools that are not there now is ranked, and answered honestly (missing_tool)
+        return [m for m in ranked if m.kind != "intent" or m.key in intents]
+
+    def _scores(self, text: str, rows: _Rows) -> np.ndarray:
+        bm25 = rows.lexical.scores(text)
+        lexical = bm25 / (bm25 + LEX_HALF)
+        if rows.vectors is None:
+            return 0.2 + 0.8 * lexical  # no model: the lexical signal, on the same scale
+        return rows.vectors @ self._embed(text) + LEX_WEIGHT * lexical
+
+    def _embed(self, text: str) -> np.ndarray:
+        vector = self._cache.get(text)
+        if vector is None:
+            vector = self.encoder.encode([text])[0]
+            self._cache[text] = vector
+            if len(self._cache) > CACHE:
+                self._cache.popitem(last=False)
+        else:
+            self._cache.move_to_end(text)
+        return vector
+
+    # --- the tools' own examples ---------------------------------------------------------------
+    def _rows_for(self, tools: Dict[str, dict]) -> _Rows:
+        key = tuple(sorted((n, str(s.get("description", "")), str(s.get("x-examples", "")))
+                           for n, s in tools.items()))
+        rows = self._tool_rows.get(key)
+        if rows is None:
+            rows = _Rows(self._tool_examples(tools), self.encoder)
+            if len(self._tool_rows) > 8:
+                self._tool_rows.clear()
+            self._tool_rows[key] = rows
+        return rows
+
+    def _tool_examples(self, tools: Dict[str, dict]) -> List[Tuple[str, str, str]]:
+        rows = []
+        for name, spec in sorted(tools.items()):
+            examples = [str(e) for e in spec.get("x-examples") or [] if isinstance(e, str)][:50]
+            owner = next((("intent", i.name) for i in self.cfg.intents if name in i.tools), None)
+            if owner is not None:  # an intent covers it: its x-examples join the intent's
+                rows += [(owner[0], owner[1], e) for e in examples]
+                continue
+            description = str(spec.get("description") or "").strip()
+            first = re.split(r"(?<=[.!?])\s", description, maxsplit=1)[0] if description else ""
+            examples += [e for e in (first, name.replace("_", " ")) if e]
+            rows += [("tool", name, e) for e in examples]
+        return rows
+
+
+def _sentences(text: str) -> List[str]:
+    return [t.strip() for t in re.split(r"(?<=[.!?])\s+", text.strip()) if len(t.split()) >= 3]

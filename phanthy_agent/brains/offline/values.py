@@ -1,0 +1,284 @@
+"""Values in what a visitor says: numbers in words or digits, clock times, booking codes,
+people's names, and which enum value a phrase means. Pure functions over text; each finder
+returns `Mention`s with their character span, so a time ("three o'clock") is not also read as
+a count ("three") and a code is not read as a number.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import re
+import unicodedata
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+
+UNITS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+         "fifteen sixteen seventeen eighteen nineteen").split()
+TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+        "ninety": 90}
+WORD_VALUES = {w: i for i, w in enumerate(UNITS)}
+WORD_VALUES.update(TENS)
+WORD_VALUES.update({"a": 1, "an": 1, "single": 1, "couple": 2, "pair": 2, "both": 2, "hundred": 100,
+                    "dozen": 12, "once": 1, "twice": 2})
+# "a"/"an" only count before a unit word ("a ticket"); "couple" in "a couple of tickets"
+WEAK_WORDS = {"a", "an", "both", "once", "twice", "couple", "pair", "dozen", "single"}
+HOUR_WORDS = {w: i for i, w in enumerate(UNITS) if 1 <= i <= 12}
+# an hour said without am/pm below this is taken as the afternoon ("the three o'clock tour" is
+# 15:00): opening hours are daytime, and nobody books a 3 am tour
+AFTERNOON_BEFORE = 8
+CAPS_WORDS = {"I", "OK", "AM", "PM", "TV", "ID", "UK", "USA", "EU", "T", "A", "WIFI"}
+NAME_STOP = {"I", "Im", "My", "The", "A", "An", "Hi", "Hello", "Hey", "Thanks", "Thank", "Can", "Could",
+             "Please", "Yes", "No", "Is", "Are", "What", "When", "Where", "Which", "Who", "How", "Why",
+             "Do", "Does", "And", "But", "So", "Actually", "Sorry", "Ok", "Okay", "Book", "Cancel",
+             "Take", "Tell", "Show", "Now", "Then", "Try", "Code", "Booking", "Ignore", "You", "We",
+             "Our", "It", "That", "This", "There", "Here", "Oh", "Well", "Also", "Just", "Refund",
+             "Two", "Three", "One", "Four", "Five", "Mr", "Mrs", "Ms", "Dr", "Museum", "My"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Mention:
+    value: Any
+    start: int
+    end: int
+    text: str = ""
+
+    def overlaps(self, other: "Mention") -> bool:
+        return self.start < other.end and other.start < self.end
+
+
+def _free(mention: Mention, taken: Iterable[Mention]) -> bool:
+    return not any(mention.overlaps(t) for t in taken)
+
+
+# --- clock times -----------------------------------------------------------------------------
+_HOUR = r"(\d{1,2}|" + "|".join(sorted(HOUR_WORDS, key=len, reverse=True)) + r")"
+_AMPM = r"\s*(a\.?\s?m\.?|p\.?\s?m\.?|in the morning|in the afternoon|in the evening|at night|tonight)?"
+TIME_PATTERNS = [
+    (re.compile(r"\b(\d{1,2})[:.](\d{2})\b" + _AMPM, re.I), "hm"),
+    (re.compile(r"\bhalf\s+past\s+" + _HOUR + r"\b" + _AMPM, re.I), "half"),
+    (re.compile(r"\bquarter\s+past\s+" + _HOUR + r"\b" + _AMPM, re.I), "quarter_past"),
+    (re.compile(r"\bquarter\s+to\s+" + _HOUR + r"\b" + _AMPM, re.I), "quarter_to"),
+    (re.compile(r"\b" + _HOUR + r"\s*o'?\s?clock\b" + _AMPM, re.I), "h"),
+    (re.compile(r"\b" + _HOUR + r"\s*(a\.?\s?m\.?|p\.?\s?m\.?)(?=\W|$)", re.I), "h"),
+    (re.compile(r"\b(noon|midday)\b", re.I), "noon"),
+    # "the tour at one", "at 11": an hour after "at" that no unit follows ("at one point" is not)
+    (re.compile(r"\bat\s+" + _HOUR + r"\b(?!\s*(?:[:.]\d|people|persons?|tickets?|seats?|places?|"
+                r"adults?|children|kids|of|point|least|most|once|all))" + _AMPM, re.I), "h"),
+]
+
+
+def _hour(token: str) -> int:
+    return int(token) if token.isdigit() else HOUR_WORDS[token.lower()]
+
+
+def _clock(hour: int, minute: int, suffix: Optional[str]) -> Optional[str]:
+    suffix = (suffix or "").lower().replace(".", "").replace(" ", "")
+    if suffix in ("pm", "intheafternoon", "intheevening", "atnight", "tonight") and hour < 12:
+        hour += 12
+    elif suffix in ("am", "inthemorning") and hour == 12:
+        hour = 0
+    elif not suffix and 1 <= hour < AFTERNOON_BEFORE:
+        hour += 12
+    if not (0 <= hour <= 23 and 0 <= minute <= 59):
+        return None
+    return f"{hour:02d}:{minute:02d}"
+
+
+def find_times(text: str) -> List[Mention]:
+    """Clock times as "HH:MM" (24 h): "3 pm", "15:00", "three o'clock", "half past two", "noon"."""
+    found: List[Mention] = []
+    for pattern, kind in TIME_PATTERNS:
+        for m in pattern.finditer(text):
+            if kind == "noon":
+                value: Optional[str] = "12:00"
+            elif kind == "hm":
+                value = _clock(int(m.group(1)), int(m.group(2)), m.group(3))
+            else:
+                hour, suffix = _hour(m.group(1)), m.group(2)
+                minute = {"half": 30, "quarter_past": 15, "quarter_to": 45}.get(kind, 0)
+                value = _clock(hour - 1 if kind == "quarter_to" else hour, minute, suffix)
+            mention = Mention(value, m.start(), m.end(), m.group(0))
+            if value and _free(mention, found):
+                found.append(mention)
+    return sorted(found, key=lambda x: x.start)
+
+
+def spoken_time(hhmm: str) -> str:
+    """"15:00" -> "3 pm", "14:30" -> "2:30 pm" (how a time is said); anything else unchanged."""
+    m = re.fullmatch(r"(\d{1,2}):(\d{2})", str(hhmm).strip())
+    if not m:
+        return str(hhmm)
+    hour, minute = int(m.group(1)), int(m.group(2))
+    suffix = "am" if hour < 12 else "pm"
+    hour = hour % 12 or 12
+    return f"{hour} {suffix}" if minute == 0 else f"{hour}:{minute:02d} {suffix}"
+
+
+# --- numbers ---------------------------------------------------------------------------------
+_NUMBER = re.compile(r"\b(\d+(?:\.\d+)?|(?:" + "|".join(TENS) + r")(?:[\s-](?:" + "|".join(UNITS[1:10])
+                     + r"))?|" + "|".join(sorted(WORD_VALUES, key=len, reverse=True)) + r")\b", re.I)
+_UNIT_AFTER = re.compile(r"\s*(?:of\s+)?(?:the\s+)?([a-z]+)", re.I)
+
+
+def find_numbers(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
+    """Numbers in digits or words ("two", "twenty-five", "a couple of"), each with the word after
+    it (`text`, the unit: "tickets"), skipping spans already taken (times, codes)."""
+    found = []
+    for m in _NUMBER.finditer(text):
+        token = m.group(1).lower()
+        if re.fullmatch(r"\d+(?:\.\d+)?", token):
+            value: Any = float(token) if "." in token else int(token)
+        elif " " in token or "-" in token:
+            tens, unit = re.split(r"[\s-]", token)
+            value = TENS[tens] + WORD_VALUES[unit]
+        else:
+            value = WORD_VALUES[token]
+        unit_match = _UNIT_AFTER.match(text, m.end())
+        unit = unit_match.group(1).lower() if unit_match else ""
+        if token in WEAK_WORDS and (not unit or unit in WORD_VALUES or unit in ("of",)):
+            continue
+        if token in ("a", "an") and unit in ("lot", "bit", "few", "little", "moment", "minute", "second"):
+            continue
+        mention = Mention(value, m.start(), m.end(), unit)
+        if _free(mention, taken) and _free(mention, found):
+            found.append(mention)
+    return found
+
+
+# --- codes -----------------------------------------------------------------------------------
+_CODE = re.compile(r"(?<![\w-])([A-Za-z0-9]+(?:-[A-Za-z0-9]+)*)(?![\w-])")
+_SPELLED = re.compile(r"(?<!\w)((?:[A-Z0-9][\s,.-]+){3,11}[A-Z0-9])(?!\w)")
+
+
+def find_codes(text: str) -> List[Mention]:
+    """Booking codes, member numbers: "K7P2QD", "F-1001", "AAAAAA", and spelled "K 7 P 2 Q D"."""
+    found = []
+    for m in _SPELLED.finditer(text):
+        joined = re.sub(r"[\s,.-]", "", m.group(1))
+        if any(c.isdigit() for c in joined) or len(joined) >= 4:
+            found.append(Mention(joined, m.start(), m.end(), m.group(0)))
+    for m in _CODE.finditer(text):
+        token = m.group(1)
+        bare = token.replace("-", "")
+        if not 4 <= len(bare) <= 12 or token.upper() in CAPS_WORDS:
+            continue
+        has_digit = any(c.isdigit() for c in bare)
+        has_alpha = any(c.isalpha() for c in bare)
+        coded = (has_digit and has_alpha) or (token.isupper() and has_alpha) or ("-" in token and has_digit)
+        if coded and not re.fullmatch(r"\d{1,2}(am|pm)", bare, re.I):
+            mention = Mention(token.upper(), m.start(), m.end(), token)
+            if _free(mention, found):
+                found.append(mention)
+    return sorted(found, key=lambda x: x.start)
+
+
+# --- names -----------------------------------------------------------------------------------
+_NAME_WORD = r"[A-Z][a-z'\-]+"
+_NAME = rf"({_NAME_WORD}(?:\s+{_NAME_WORD}){{0,3}})"
+_NAME_CUES = [re.compile(p + _NAME) for p in (
+    r"(?i:my name is|my name's|name is|i am|i'm|this is|it's|it is|under the name(?: of)?|in the name of|"
+    r"name of|name:|under)\s+", r"(?i:for|called|named|booked by|by)\s+")]
+
+
+def find_names(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
+    """People's (and things') names: after a cue ("my name is Ada Lovelace", "for Marie Curie",
+    "called Night tour"), else a run of two to four capitalized words ("Alan Turing, code ...")."""
+    found: List[Mention] = []
+    for cue in _NAME_CUES:
+        for m in cue.finditer(text):
+            words = [w for w in m.group(1).split()]
+            while words and words[-1] in NAME_STOP:
+                words.pop()
+            if words and words[0] not in NAME_STOP:
+                value = " ".join(words)
+                mention = Mention(value, m.start(1), m.start(1) + len(value), m.group(0))
+                if _free(mention, taken) and _free(mention, found):
+                    found.append(mention)
+    for m in re.finditer(rf"{_NAME_WORD}(?:\s+{_NAME_WORD}){{1,3}}", text):
+        words = m.group(0).split()
+        while words and words[0] in NAME_STOP:
+            words.pop(0)
+        while words and words[-1] in NAME_STOP:
+            words.pop()
+        if len(words) >= 2:
+            value = " ".join(words)
+            start = text.index(value, m.start())
+            mention = Mention(value, start, start + len(value), value)
+            if _free(mention, taken) and _free(mention, found):
+                found.append(mention)
+    return sorted(found, key=lambda x: x.start)
+
+
+# --- enum values -----------------------------------------------------------------------------
+FILLER = {"the", "a", "an", "please", "now", "thanks", "kindly", "then", "again", "to", "me", "us",
+          "first", "instead", "actually", "rather", "no", "oh", "one", "there", "way", "i", "mean", "meant"}
+FUZZY_CUTOFF = 0.75  # difflib ratio a phrase needs for an enum value ("dino hall" -> dinosaur_hall 0.82)
+
+
+def plain(text: str) -> str:
+    """Without accents ("café" -> "cafe")."""
+    return "".join(c for c in unicodedata.normalize("NFKD", str(text)) if not unicodedata.combining(c))
+
+
+def words(text: str) -> List[str]:
+    """Lowercase words with a crude singular (toilets -> toilet, dinosaurs -> dinosaur)."""
+    out = re.findall(r"[a-z0-9]+", plain(text).lower().replace("'", "").replace("_", " "))
+    return [w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in out]
+
+
+def _norm(text: str) -> str:
+    return " ".join(w for w in words(text) if w not in FILLER)
+
+
+def resolve_enum(phrase: str, values: Sequence[Any], aliases: Dict[str, Any]) -> Optional[Any]:
+    """The enum value a phrase means: exact, alias, word containment, then difflib."""
+    norm = _norm(phrase)
+    if not norm:
+        return None
+    pool = {_norm(str(v)): v for v in values}
+    pool.update({_norm(a): v for a, v in aliases.items() if v in values and _norm(a) not in pool})
+    pool.pop("", None)
+    if norm in pool:
+        return pool[norm]
+    said = set(norm.split())
+    inside = {repr(v): v for k, v in pool.items() if said <= set(k.split())}
+    if len(inside) == 1:  # "dinosaurs" -> dinosaur_hall
+        return next(iter(inside.values()))
+    around = [k for k in pool if set(k.split()) <= said and len(said - set(k.split())) <= 1]
+    if around:  # "the dinosaur hall downstairs"
+        return pool[max(around, key=len)]
+    close = difflib.get_close_matches(norm, sorted(pool), n=1, cutoff=FUZZY_CUTOFF)
+    return pool[close[0]] if close else None
+
+
+def find_enum(text: str, values: Sequence[Any], aliases: Dict[str, Any]) -> Optional[Tuple[Any, str]]:
+    """The enum value a phrase inside `text` names, and the phrase: the longest span of up to
+    four words that resolves (whole words only, so "a cafe near the shop" names the cafe)."""
+    tokens = re.findall(r"[A-Za-z0-9'_-]+", plain(text))
+    pool_words = {w for v in list(values) + list(aliases) for w in words(str(v))}
+    best: Optional[Tuple[Any, str]] = None
+    best_len = 0
+    for size in range(min(4, len(tokens)), 0, -1):
+        for i in range(len(tokens) - size + 1):
+            span = tokens[i:i + size]
+            if not set(words(" ".join(span))) & pool_words:
+                continue
+            phrase = " ".join(span)
+            value = _exactish(phrase, values, aliases)
+            if value is not None and size > best_len:
+                best, best_len = (value, phrase), size
+        if best is not None:
+            return best
+    return None
+
+
+def _exactish(phrase: str, values: Sequence[Any], aliases: Dict[str, Any]) -> Optional[Any]:
+    """resolve_enum without fuzzy matching of spans that share no word (no "moon base" -> cafe)."""
+    norm = _norm(phrase)
+    if not norm:
+        return None
+    value = resolve_enum(phrase, values, aliases)
+    if value is None:
+        return None
+    pool = {_norm(str(v)) for v in values} | {_norm(a) for a in aliases}
+    return value if any(set(norm.split()) & set(k.split()) for k in pool) else None

@@ -1,0 +1,128 @@
+"""The offline brain without its sentence encoder (patterns and words only): its files, how it
+reads the conversation back, and the moves that need no meaning. Meaning is test/models."""
+
+import asyncio
+import json
+import pathlib
+
+import pytest
+
+from phanthy_agent.brains.base import ActionUpdate, BrainRequest, Message, ToolCallRequest
+from phanthy_agent.brains.offline import OfflineBrain
+from phanthy_agent.brains.offline.config import load_faq, load_intents
+from phanthy_agent.brains.offline.conversation import flatten, list_items, segments
+from phanthy_agent.core.tools import ToolRegistry
+from support.fake_drivers import navigate_tool, speak_tool
+
+CONFIG = pathlib.Path(__file__).resolve().parents[2] / "config"
+
+
+@pytest.fixture(scope="module")
+def brain():
+    return OfflineBrain.from_files(CONFIG / "offline_intents.yaml", CONFIG / "faq.yaml", encoder=None)
+
+
+def specs(*tools):
+    registry = ToolRegistry()
+    for index, tool in enumerate(tools):
+        assert registry.update_manifest(f"driver{index}", json.dumps([tool.decl])) == []
+    return [t.spec() for t in registry.visible_tools()]
+
+
+def step(brain, messages, tools=(speak_tool(), navigate_tool())):
+    reply = asyncio.run(brain.step(BrainRequest([Message("system", "x"), Message("user", "[status]", meta="status")]
+                                                + messages, specs(*tools))))
+    return reply, [(c.name, json.loads(c.arguments)) for c in reply.tool_calls]
+
+
+def said(text):
+    return Message("user", text, meta="input")
+
+
+def test_a_request_by_pattern_speaks_walks_and_waits_for_the_walk(brain):
+    reply, calls = step(brain, [said("take me to the gift shop")])
+    assert calls == [("speak", {"text": "Certainly, follow me to the gift shop."}),
+                     ("navigate_to", {"place": "gift_shop"}), ("wait_for_actions", {})]
+    assert reply.brain == "offline"
+
+
+def test_after_the_walk_it_says_where_it_is_and_ends(brain):
+    history = [said("take me to the gift shop"),
+               Message("assistant", "", [ToolCallRequest("a", "navigate_to", '{"place": "gift_shop"}'),
+                                         ToolCallRequest("b", "wait_for_actions", "{}")]),
+               Message("tool", '{"action_id": "x1", "status": "started"}', tool_call_id="a"),
+               Message("tool", '{"status": "done"}', tool_call_id="b"),
+               Message("user", "[action updates] ...", meta="notice",
+                       updates=(ActionUpdate("navigate_to", "x1", "succeeded", "", '{"arrived": true}'),))]
+    _, calls = step(brain, history)
+    assert calls == [("speak", {"text": "Here we are: the gift shop."}), ("finish", {"dialogue_state": "end"})]
+
+
+def test_a_failed_walk_is_apologised_for(brain):
+    history = [said("take me to the gift shop"),
+               Message("assistant", "", [ToolCallRequest("a", "navigate_to", '{"place": "gift_shop"}')]),
+               Message("tool", '{"action_id": "x1", "status": "started"}', tool_call_id="a"),
+               Message("user", "[action updates] ...", meta="notice",
+                       updates=(ActionUpdate("navigate_to", "x1", "failed", "path blocked"),))]
+    _, calls = step(brain, history)
+    assert calls[0] == ("speak", {"text": "Sorry, I couldn't finish walking there: path blocked."})
+
+
+def test_without_the_walking_tool_it_says_it_cannot(brain):
+    _, calls = step(brain, [said("take me to the cafe")], tools=(speak_tool(),))
+    assert calls[0] == ("speak", {"text": "Sorry, I can't walk anywhere right now, so I can't take you there."})
+
+
+def test_without_a_speech_tool_the_line_is_the_reply_text(brain):
+    reply, calls = step(brain, [said("hello")], tools=(navigate_tool(),))
+    assert reply.content.startswith("Hello!") and calls == [("finish", {"dialogue_state": "end"})]
+
+
+def test_stop_with_nothing_running_just_says_okay(brain):
+    _, calls = step(brain, [said("never mind")])
+    assert calls == [("speak", {"text": "Okay."}), ("finish", {"dialogue_state": "end"})]
+
+
+def test_words_alone_still_answer_a_plain_faq_question(brain):
+    _, calls = step(brain, [said("what is the wifi password")])
+    assert "Museum Guest" in calls[0][1]["text"]
+
+
+def test_the_conversation_is_read_back_with_outcomes():
+    messages = [said("book it"),
+                Message("assistant", "", [ToolCallRequest("a", "book_tickets", '{"tickets": 2}'),
+                                          ToolCallRequest("f", "finish", '{"dialogue_state": "follow_up"}')]),
+                Message("tool", '{"action_id": "x", "status": "started"}', tool_call_id="a"),
+                Message("tool", '{"status": "turn ended"}', tool_call_id="f"),
+                Message("user", "[action updates]", meta="notice",
+                        updates=(ActionUpdate("book_tickets", "x", "succeeded", "", '{"booking": {"code": "AB12CD"}}'),)),
+                said("thanks")]
+    first, second = segments(messages)[1:]
+    [book, finish] = first.calls
+    assert book.status == "succeeded" and book.output == {"booking": {"code": "AB12CD"}}
+    assert first.ended_turn and first.asked and second.text == "thanks" and not second.calls
+    assert flatten(book.output) == {"code": "AB12CD"}
+    assert list_items({"tours": [{"a": 1}], "n": 2}) == [{"a": 1}]
+
+
+@pytest.mark.parametrize("intents, message", [
+    ({"intents": [{"name": "x", "tool": "a", "act": "stop", "examples": ["x"]}]}, "exactly one of act, tool, steps"),
+    ({"intents": [{"name": "x", "act": "dance", "examples": ["x"]}]}, "act must be one of"),
+    ({"intents": [{"name": "x", "tool": "a"}]}, "give patterns or examples"),
+    ({"templates": {"nope": "x"}}, "unknown templates"),
+    ({"acept": 0.5}, "acept"),
+])
+def test_a_bad_intents_file_is_a_clear_error(intents, message):
+    with pytest.raises(ValueError, match=message):
+        load_intents(intents)
+
+
+def test_a_bad_faq_entry_is_a_clear_error():
+    with pytest.raises(ValueError, match="answer"):
+        load_faq([{"id": "x", "questions": ["q"]}])
+
+
+def test_the_shipped_files_load():
+    cfg = load_intents(CONFIG / "offline_intents.yaml")
+    assert cfg.suggest < cfg.accept and {i.act for i in cfg.intents} >= {"stop", "greeting", "help", "goodbye"}
+    assert len(load_faq(CONFIG / "faq.yaml")) >= 10

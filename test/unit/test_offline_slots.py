@@ -1,0 +1,120 @@
+"""The offline brain's reading of values and its schema-driven slot filling (no model)."""
+
+import pytest
+
+from phanthy_agent.brains.offline.slots import answer, fill, loose_phrase, match_item, slots_of
+from phanthy_agent.brains.offline.values import (find_codes, find_enum, find_names, find_numbers, find_times,
+                                                 spoken_time)
+from phanthy_drivers.box_office import declarations
+
+TOOLS = {d["name"]: d for d in declarations()}
+TOURS = [{"tour_id": "highlights-1100", "name": "Highlights tour", "start_time": "11:00"},
+         {"tour_id": "dinosaurs-1300", "name": "Dinosaur tour", "start_time": "13:00"},
+         {"tour_id": "dinosaurs-1500", "name": "Dinosaur tour", "start_time": "15:00"},
+         {"tour_id": "space-1600", "name": "Space gallery tour", "start_time": "16:00"}]
+
+
+@pytest.mark.parametrize("text, times", [
+    ("the three o'clock tour", ["15:00"]), ("half past two", ["14:30"]), ("at 3 pm", ["15:00"]),
+    ("15:00 please", ["15:00"]), ("quarter to four", ["15:45"]), ("eleven o'clock", ["11:00"]),
+    ("the tour at one, four people", ["13:00"]), ("at noon", ["12:00"]), ("9 am", ["09:00"]),
+    ("from the three o'clock to the one o'clock", ["15:00", "13:00"]), ("two tickets", []),
+    ("at least two", []),
+])
+def test_clock_times_in_words_or_digits(text, times):
+    assert [m.value for m in find_times(text)] == times
+
+
+def test_a_time_is_said_as_people_say_it():
+    assert (spoken_time("15:00"), spoken_time("14:30"), spoken_time("11:00"), spoken_time("x")) == \
+        ("3 pm", "2:30 pm", "11 am", "x")
+
+
+@pytest.mark.parametrize("text, numbers", [
+    ("two tickets", [(2, "tickets")]), ("a couple of tickets", [(2, "tickets")]),
+    ("twenty-five people", [(25, "people")]), ("I need a ticket", [(1, "ticket")]),
+    ("50 seats", [(50, "seats")]), ("just a moment", []), ("Book fifty tickets", [(50, "tickets")]),
+])
+def test_counts_in_words_or_digits(text, numbers):
+    assert [(m.value, m.text) for m in find_numbers(text)] == numbers
+
+
+def test_a_time_or_a_code_is_not_also_a_count():
+    text = "two tickets for the three o'clock tour, code K7P2QD"
+    taken = find_times(text) + find_codes(text)
+    assert [m.value for m in find_numbers(text, taken)] == [2]
+
+
+@pytest.mark.parametrize("text, codes", [
+    ("booking K7P2QD please", ["K7P2QD"]), ("my member number is F-1001.", ["F-1001"]),
+    ("code AAAAAA", ["AAAAAA"]), ("the code is K 7 P 2 Q D", ["K7P2QD"]), ("OK at 3 PM", []),
+])
+def test_codes(text, codes):
+    assert [m.value for m in find_codes(text)] == codes
+
+
+@pytest.mark.parametrize("text, names", [
+    ("My name is Marie Curie.", ["Marie Curie"]), ("two tickets for Marie Curie, please", ["Marie Curie"]),
+    ("Alan Turing, code M4X9TR.", ["Alan Turing"]), ("I'm Ada", ["Ada"]),
+    ("Can I book a tour?", []), ("Which Tour Is It", []),
+])
+def test_names(text, names):
+    assert [m.value for m in find_names(text)] == names
+
+
+@pytest.mark.parametrize("text, value", [
+    ("take me to the dino hall please", "dinosaur_hall"), ("Actually, the gift shop first.", "gift_shop"),
+    ("the dinosaur hal", "dinosaur_hall"), ("take me to the moon base", None), ("a coffee shop", "cafe"),
+])
+def test_an_enum_value_named_inside_a_sentence(text, value):
+    found = find_enum(text, ["dinosaur_hall", "gift_shop", "cafe"], {"shop": "gift_shop", "coffee shop": "cafe"})
+    assert (found[0] if found else None) == value
+
+
+def test_each_parameter_gets_a_kind_from_its_schema():
+    kinds = {s.name: s.kind for s in slots_of(TOOLS["book_tickets"], list(TOOLS))}
+    assert kinds == {"tour_id": "source", "tickets": "integer", "name": "name"}
+    [tour] = [s for s in slots_of(TOOLS["book_tickets"], list(TOOLS)) if s.name == "tour_id"]
+    assert tour.source == "list_tours"
+    assert {s.name: s.kind for s in slots_of(TOOLS["add_tour"], list(TOOLS))}["start_time"] == "time"
+    assert {s.name: s.kind for s in slots_of(TOOLS["lookup_membership"], list(TOOLS))}["member_id"] == "code"
+
+
+def test_enum_display_names_and_aliases_come_from_the_schema():
+    spec = {"name": "light", "parameters": {"type": "object", "properties": {"colour": {
+        "oneOf": [{"const": "r", "title": "Red"}, {"const": "g", "title": "Green"}], "x-aliases": {"lime": "g"}}}}}
+    [slot] = slots_of(spec, [])
+    assert slot.kind == "enum" and slot.display("r") == "Red"
+    assert fill([slot], "make it lime").args == {"colour": "g"}
+    assert fill([slot], "the red one please").args == {"colour": "r"}
+
+
+def test_a_request_fills_what_it_says_and_reports_what_is_out_of_bounds():
+    slots = slots_of(TOOLS["book_tickets"], list(TOOLS))
+    filled = fill(slots, "I'd like two tickets for the three o'clock dinosaur tour. My name is Marie Curie.")
+    assert filled.args == {"tickets": 2, "name": "Marie Curie"}
+    too_many = fill(slots, "Book fifty tickets for the highlights tour for Marie Curie.")
+    assert "tickets" not in too_many.args and "between 1 and 10" in too_many.problems["tickets"]
+
+
+def test_an_answer_fills_the_slot_it_was_asked_for():
+    slots = {s.name: s for s in slots_of(TOOLS["book_tickets"], list(TOOLS))}
+    assert answer(slots["tickets"], "three please") == 3
+    assert answer(slots["name"], "marie curie") == "Marie Curie"
+    assert answer(slots["name"], "it's Ada Lovelace.") == "Ada Lovelace"
+    verified = {s.name: s for s in slots_of(TOOLS["get_booking"], list(TOOLS))}
+    assert answer(verified["code"], "k7p2qd") == "K7P2QD"
+
+
+def test_the_listed_entry_the_visitor_names():
+    assert [t["tour_id"] for t in match_item("the three o'clock dinosaur tour", TOURS, "tour_id")] == ["dinosaurs-1500"]
+    assert [t["tour_id"] for t in match_item("the space gallery tour", TOURS, "tour_id")] == ["space-1600"]
+    assert len(match_item("the dinosaur tour", TOURS, "tour_id")) == 2, "two at different times: ask"
+    assert [t["tour_id"] for t in match_item("move us from the three o'clock to the one o'clock dinosaur tour",
+                                             TOURS, "tour_id")] == ["dinosaurs-1300"]
+    assert match_item("the moon tour at 9 pm", TOURS, "tour_id") == []
+
+
+def test_the_phrase_a_request_named():
+    assert loose_phrase("take me to the moon base please") == "the moon base"
+    assert loose_phrase("hello") == ""
