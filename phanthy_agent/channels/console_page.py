@@ -130,7 +130,7 @@ function onActivity(d) {
   $("vad").dataset.speaking = d.speaking; $("vad").textContent = d.speaking ? "speaking" : "silent";
 }
 function onTranscript(d) {
-  const who = d.speaker_id || "anonymous_speaker";
+  const who = (d.speaker_id || "anonymous_speaker") + (d.speaker_confidence > 0 ? " (" + d.speaker_confidence.toFixed(2) + ")" : "");
   $("speaker").textContent = who;
   if (!d.is_final) { $("partial").textContent = who + ": " + d.text + " ..."; return; }
   $("partial").textContent = "";
