@@ -174,7 +174,7 @@ function drawTimeline(id, events) {
   $("turn-id").textContent = id ? id : ""; const box = $("timeline"); box.replaceChildren();
   let {calls, t0, t1} = bars(events);
   const running = !S.replaying && calls.some((c) => c.end === null);
-  if (running) { t1 = Math.max(t1, Date.now() / 1000); clearTimeout(S.tick); S.tick = setTimeout(() => drawTimeline(S.current, S.events[S.current] || []), 500); }
+  if (running) { t1 = Math.max(t1, Date.now() / 1000); clearTimeout(S.tick); S.tick = setTimeout(() => drawTimeline(S.current, S.events[S.current] || []), 1000); }
   const span = Math.max(0.5, t1 - t0);
   for (const c of calls) {
     const row = el("div", "row"); row.appendChild(el("span", "", c.tool + " " + c.status));
