@@ -11,7 +11,8 @@ Why these defaults: speech shorter than 500 ms is a backchannel ("yeah", a cough
 tiny.en invents words for hums with low confidence, and min_confidence sits between hums and
 requests (figures: `bench/speech_facts.py hums`, in bench/README.md); and a lone word ("here",
 which is how tiny.en often hears a "yeah" in the room) is no reason to cut the robot off unless
-it asks to stop ("stop", "wait", "sorry").
+it asks to stop ("stop", "wait", "sorry"). A short command to stop ("Stop.", ~350 ms) is judged
+by its words, not its length: a visitor who says it briskly must not be ignored.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import dataclasses
 from enum import Enum
 from typing import Tuple
 
-from .text_rules import is_backchannel, is_request
+from .text_rules import asks_to_stop, is_backchannel, is_request
 
 
 class Verdict(str, Enum):
@@ -64,7 +65,8 @@ class InterruptionPolicy:
         """The verdict on a visitor's words (`confidence` 0..1, -1 unknown; `duration_ms` of
         speech, 0 unknown: typed text; `min_confidence` overrides the policy's, e.g. for the
         early transcript of speech still going on)."""
-        if 0 < duration_ms < self.min_speech_ms:
+        # a brisk "Stop." is shorter than min_speech_ms and still a command (its confidence is judged)
+        if 0 < duration_ms < self.min_speech_ms and not asks_to_stop(text):
             return Judgement(Verdict.SHORT, f"{duration_ms} ms of speech < min_speech_ms {self.min_speech_ms}")
         if self.backchannel_lexicon and is_backchannel(text, self.extra_backchannels):
             return Judgement(Verdict.BACKCHANNEL, f"{text!r} only acknowledges")

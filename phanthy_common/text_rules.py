@@ -32,6 +32,10 @@ NOT_BACKCHANNEL = frozenset("no stop wait what why how where who when which not 
 # other lone word ("here", "museum") is not enough to cut the robot off (LiveKit calls the knob
 # min_interruption_words); it still reaches the agent, which steers with it.
 INTERRUPT_WORDS = NOT_BACKCHANNEL | frozenset("sorry excuse hey hello pause quiet hold actually hang".split())
+# Commands to stop, which people say briskly: "Stop." takes about 350 ms, less than any
+# duration that tells a backchannel from a request, so a short command is judged by its words.
+STOP_COMMANDS = frozenset("stop wait cancel pause quiet halt enough".split())
+MAX_STOP_COMMAND_WORDS = 3  # "stop", "wait, stop", "please stop now"; longer is a sentence
 
 
 _REPEATS = re.compile(r"(.)\1+")
@@ -67,6 +71,12 @@ def is_echo(heard: str, played_texts: Sequence[str], min_overlap: float = 0.7, m
     through the microphone. `played_texts`: what the speaker played around the utterance."""
     words = [w for w in normalize_text(heard).split() if len(w) > 1]
     return len(words) >= min_words and echo_overlap(heard, played_texts) >= min_overlap
+
+
+def asks_to_stop(text: str) -> bool:
+    """A brisk command to stop ("Stop.", "wait, stop"): a few words, one of them a stop command."""
+    words = normalize_text(text).split()
+    return 0 < len(words) <= MAX_STOP_COMMAND_WORDS and any(w in STOP_COMMANDS for w in words)
 
 
 def is_request(text: str, min_words: int = 2) -> bool:

@@ -16,6 +16,10 @@ CASES = [  # text, confidence, duration_ms, verdict
     ("And I'm at camp", 0.25, 800, Verdict.UNCLEAR),
     ("the cafe", 0.8, 300, Verdict.SHORT),
     ("here", 0.7, 900, Verdict.FEW_WORDS),
+    ("Stop.", 0.8, 350, Verdict.REQUEST),  # said briskly: judged by its words, not its length
+    ("wait, stop", 0.8, 450, Verdict.REQUEST),
+    ("Stop.", 0.2, 350, Verdict.UNCLEAR),  # a hum heard as "stop" is still unsure
+    ("stop by the cafe", 0.8, 300, Verdict.SHORT),  # a sentence, not a command: the length rule holds
 ]
 
 
