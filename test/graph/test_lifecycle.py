@@ -170,3 +170,26 @@ def test_the_nodes_report_their_health_and_the_watchdog_reports_a_node_that_stop
         assert "not reachable" in unreachable.message
     finally:
         probe_group.stop()
+
+
+def test_the_watchdog_reports_a_watched_topic_that_stays_silent_and_clears_when_it_flows(probe):
+    from phanthy_agent.ros.health_node import HealthNode
+    ns = f"/lc{uuid.uuid4().hex[:6]}"
+    health = HealthNode(namespace=ns, parameter_overrides=[
+        Parameter("topics.microphone.topic", value="audio/in"),
+        Parameter("topics.microphone.type", value="phanthy/msg/AudioFrame"),
+        Parameter("topics.microphone.max_silence_s", value=0.5)])
+    mic = probe.create_publisher(AudioFrame, f"{ns}/audio/in", 200)
+    group = spin(health, probe)
+    source = f"topic {ns}/audio/in"
+    try:
+        wait_for(lambda: any(s.name == source and s.level == 3 for s in health.diagnostics()), 10, "stale")
+        assert "never heard" in next(s.message for s in health.diagnostics() if s.name == source)
+        wait_for(lambda: mic.get_subscription_count() == 1, 10, "the watchdog's subscription")
+
+        def flowing():
+            mic.publish(silence(time.time()))
+            return any(s.name == source and s.level == 0 for s in health.diagnostics())
+        wait_for(flowing, 10, "the microphone to count as flowing")
+    finally:
+        group.stop()
