@@ -52,8 +52,10 @@ def test_each_speaker_id_is_a_voice_with_its_own_speech_and_speaking_topics(robo
     words.publish(transcript("where is the", "speaker_1", final=False))
     words.publish(transcript("where is the cafe", "speaker_1"))
     wait_for(lambda: len(speech["speaker_1"].snapshot()) == 2, 10, "speaker_1's speech")
-    vad.publish(activity(True))
+    vad.publish(activity(True))  # two topics: no order between them, so one step at a time
+    speaking["speaker_1"].wait(lambda ms: [m.data for m in ms] == [True], what="speaker_1 speaking")
     words.publish(transcript("and the toilets", "speaker_2"))
+    speaking["speaker_2"].wait(lambda ms: [m.data for m in ms] == [True], what="the flag moving to speaker_2")
     vad.publish(activity(False))
     wait_for(lambda: len(speaking["speaker_2"].snapshot()) >= 2, 10, "speaker_2 speaking, then not")
     final = [m for m in speech["speaker_2"].wait(what="speaker_2's speech") if m.final]
