@@ -19,7 +19,7 @@ from phanthy_agent.cli import any_namespace
 
 PACKAGE = "phanthy"
 NODES = ("collector", "agent", "speaker", "base", "face", "led", "peers", "box_office", "audio_capture", "vad", "asr",
-         "wake_word", "chat_web", "chat_telegram", "proactive")
+         "wake_word", "chat_web", "chat_telegram", "proactive", "health", "hri")
 
 
 def configured_nodes(context):

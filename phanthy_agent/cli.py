@@ -9,6 +9,8 @@
   phanthy node NAME [ROS ARGS]  one node (what `ros2 run phanthy NAME` runs)
   phanthy nodes                 the node names
   phanthy devices               the audio devices (for audio_capture.device / speaker.device)
+  phanthy doctor [--config FILE]
+                                what is wrong with this machine or configuration (exit 1 if anything)
 """
 
 from __future__ import annotations
@@ -55,6 +57,8 @@ NODES: Dict[str, str] = {
     "chat_web": "phanthy_agent.ros.chat_node:WebChatNode",
     "chat_telegram": "phanthy_agent.ros.chat_node:TelegramNode",
     "proactive": "phanthy_agent.ros.proactive_node:ProactiveNode",
+    "health": "phanthy_agent.ros.health_node:HealthNode",
+    "hri": "phanthy_drivers.hri_node:HriNode",
 }
 GLOBAL_SECTIONS = ("/**", "**")
 SIM_CONFIG = "sim.yaml"
@@ -131,7 +135,7 @@ def cmd_run(config: str, extra_ros_args: Optional[List[str]] = None) -> int:
         return 2
     ros_args = ["--ros-args", "--params-file", any_namespace(path)] + list(extra_ros_args or [])
     log.info("starting %s from %s", ", ".join(names), path)
-    return run_nodes(lambda: [node_factory(n)() for n in names], ros_args)
+    return run_nodes(lambda: [node_factory(n)(autostart=False) for n in names], ros_args)
 
 
 def cmd_sim(config: Optional[str], brain: Optional[str], extra_ros_args: Optional[List[str]] = None) -> int:
@@ -154,7 +158,7 @@ def cmd_sim(config: Optional[str], brain: Optional[str], extra_ros_args: Optiona
     started: Dict[str, object] = {}
 
     def make_nodes():
-        started.update((n, node_factory(n)()) for n in names)
+        started.update((n, node_factory(n)(autostart=False)) for n in names)
         console.append(ConsoleNode())
         return list(started.values()) + console
 
@@ -188,6 +192,25 @@ def cmd_devices() -> int:
         print(f"{index:>5}  {ins:>3} {outs:>3}  {rate:>6.0f}  {name}")
     print("\nUse the index or part of the name: audio_capture.device, speaker.device.")
     return 0
+
+
+def cmd_doctor(config: str) -> int:
+    """The checks of every package: the agent's (Python, ROS, DDS, config, language model), the
+    perception's (microphone, listening models) and the drivers' (loudspeaker, voice)."""
+    from phanthy_drivers import selfcheck as speaking
+    from phanthy_perception import selfcheck as listening
+
+    from .doctor.command import cmd_doctor as run
+
+    def probes(view):
+        return listening.model_probes(view) + speaking.voice_probes(view)
+
+    def devices(view):
+        found = speaking.audio_devices()
+        return [listening.input_check(view, found), speaking.output_check(view, found)]
+
+    known = [n for n in NODES if n != "console"]
+    return run(config, known, probes, devices, sys.stdout)
 
 
 def cmd_speakers(args) -> int:
@@ -226,7 +249,7 @@ def cmd_node(name: str, ros_args: List[str]) -> int:
         print(f"phanthy: unknown node {name!r}; known: {', '.join(n for n in NODES if n != 'console')}",
               file=sys.stderr)
         return 2
-    return run_nodes(lambda: [node_factory(name)()], ros_args)
+    return run_nodes(lambda: [node_factory(name)(autostart=False)], ros_args)
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -259,6 +282,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     node.add_argument("name")
     sub.add_parser("nodes", help="list the node names")
     sub.add_parser("devices", help="list the audio devices")
+    doctor = sub.add_parser("doctor", help="check this machine and a configuration (exit 1 on any problem)")
+    doctor.add_argument("--config", default=SIM_CONFIG, help=f"parameter file (default: config/{SIM_CONFIG})")
     spk = sub.add_parser("speakers", help="enrolled voices: enroll, list, remove")
     spk.add_argument("--profiles", default=PROFILES_PATH, help=f"profile file (default {PROFILES_PATH}, "
                                                                  "the asr node's speakers.profiles)")
@@ -271,7 +296,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     spk_remove = spk_sub.add_parser("remove", help="forget an enrolled voice")
     spk_remove.add_argument("name")
     args = parser.parse_args(argv)
-    _setup_logging(args.log_level if args.command != "sim" else os.environ.get("PHANTHY_LOG_LEVEL", "warning"))
+    quiet = args.command in ("sim", "doctor")  # their own output is the interface
+    _setup_logging(os.environ.get("PHANTHY_LOG_LEVEL", "warning") if quiet else args.log_level)
     if args.command == "run":
         return cmd_run(args.config, ros_args)
     if args.command == "sim":
@@ -281,6 +307,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         return cmd_eval(args.paths, args.repeat, args.jobs, args.report, args.junit, args.judge, args.param)
     if args.command == "devices":
         return cmd_devices()
+    if args.command == "doctor":
+        return cmd_doctor(args.config)
     if args.command == "speakers":
         return cmd_speakers(args)
     if args.command == "node":

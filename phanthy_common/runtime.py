@@ -21,6 +21,8 @@ from rclpy.executors import Executor, MultiThreadedExecutor, SingleThreadedExecu
 from rclpy.node import Node
 from rclpy.signals import SignalHandlerOptions
 
+from .lifecycle import ManagedNode, bring_up_all
+
 try:  # rclpy >= 9 (Kilted): callbacks dispatched from C++
     from rclpy.experimental import EventsExecutor
 except ImportError:  # pragma: no cover - older rclpy
@@ -110,6 +112,9 @@ class NodeGroup:
                     close()
                 except Exception:
                     log.exception("closing node %s failed", node.get_name())
+        for node in self.nodes:  # then the lifecycle says so: deactivated, finalized
+            if isinstance(node, ManagedNode):
+                node.bring_down()
         for executor in self.executors:
             executor.shutdown(timeout_sec=3.0)
         for thread in self._threads:
@@ -175,6 +180,7 @@ def run_nodes(make_nodes: Callable[[], List[Node]], ros_args: Optional[List[str]
     try:
         try:
             nodes = make_nodes()
+            bring_up_all(nodes)  # managed nodes built unconfigured: configure all (models), then activate
             release_free_memory()  # what loading the models freed goes back to the system
             group = NodeGroup(nodes, on_crash=stop.set).start()
         except Exception as exc:

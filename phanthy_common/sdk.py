@@ -24,11 +24,12 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 from rclpy.action import ActionServer, CancelResponse, GoalResponse
 from rclpy.callback_groups import ReentrantCallbackGroup
-from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 
 from phanthy.action import Tool
 from phanthy.msg import ToolManifest
+from phanthy_common.health import OK, Status
+from phanthy_common.lifecycle import ManagedNode
 from phanthy_common.schemas import ArgumentsRejected, ToolSchema, parse_arguments
 
 log = logging.getLogger(__name__)
@@ -68,7 +69,7 @@ class ToolCall:
         self._cancel.set()
 
 
-class DriverNode(Node):
+class DriverNode(ManagedNode):
     # Tool handlers run for seconds on executor threads; cancels and other calls must get through.
     needs_threads = True
 
@@ -83,6 +84,7 @@ class DriverNode(Node):
         self._manifest_pub = self.create_publisher(ToolManifest, MANIFEST_TOPIC, MANIFEST_QOS)
         self._published_once = False
         self._manifest_timer = self.create_timer(0.05, self._publish_first_manifest)
+        self.tool_outcomes = {"succeeded": 0, "failed": 0, "cancelled": 0}  # ended calls, for /diagnostics
 
     # --- declaring tools -------------------------------------------------------------------
     def add_tool(self, handler: Callable[[ToolCall], Optional[dict]], description: str = "",
@@ -141,6 +143,16 @@ class DriverNode(Node):
         """Shutting down: cancel running calls so their handlers return before the node goes."""
         self.cancel_running()
 
+    def diagnostics(self) -> List[Status]:
+        with self._running_lock:
+            running = len(self._running)
+        return [Status.of("tools", OK, f"{len(self._declarations)} tool(s), {running} running",
+                          tools=len(self._declarations), running=running, **self.tool_outcomes)]
+
+    def deactivate(self) -> None:
+        """Inactive: running calls are cancelled and new ones refused."""
+        self.cancel_running()
+
     def running_calls(self, tool: Optional[str] = None) -> List[ToolCall]:
         with self._running_lock:
             return [c for c in self._running.values() if tool is None or c.tool == tool]
@@ -156,6 +168,9 @@ class DriverNode(Node):
 
     def _execute(self, name: str, handler, schema: ToolSchema, goal_handle) -> Tool.Result:
         goal_id = bytes(goal_handle.goal_id.uuid).hex()
+        if not self.is_active:
+            return self._end(goal_handle, "failed", None,
+                             f"{self.driver} is {self.lifecycle_state} (lifecycle): activate it first")
         try:
             args = parse_arguments(goal_handle.request.args_json or "{}")
         except ArgumentsRejected as exc:
@@ -182,14 +197,19 @@ class DriverNode(Node):
             with self._running_lock:
                 self._running.pop(goal_id, None)
 
-    @staticmethod
-    def _end(goal_handle, status: str, result: Optional[dict], error: str) -> Tool.Result:
-        # The Tool result's status is the truth; the goal state follows it.
-        if status == "succeeded":
-            goal_handle.succeed()
-        elif status == "cancelled" and goal_handle.is_cancel_requested:
-            goal_handle.canceled()
-        else:
-            goal_handle.abort()
+    def _end(self, goal_handle, status: str, result: Optional[dict], error: str) -> Tool.Result:
+        self.tool_outcomes[status] = self.tool_outcomes.get(status, 0) + 1
+        end_goal(goal_handle, status)
         return Tool.Result(status=status, result_json=json.dumps(result) if result is not None else "",
                            error=error)
+
+
+def end_goal(goal_handle, status: str) -> None:
+    """The result's status is the truth; the goal state follows it: succeeded, canceled (only
+    when a cancel was asked for), else aborted."""
+    if status == "succeeded":
+        goal_handle.succeed()
+    elif status == "cancelled" and goal_handle.is_cancel_requested:
+        goal_handle.canceled()
+    else:
+        goal_handle.abort()

@@ -87,8 +87,7 @@ class Speaker(DriverNode):
                 self.engine = PiperEngine(model, config, threads=threads)
             else:
                 raise ValueError(f"speaker: engine must be sim or piper, not {engine!r}")
-            self.sink = make_sink(output, wav_dir, device)
-            self.sink.open()
+            self.sink = make_sink(output, wav_dir, device)  # opened at activate
         except Exception:
             self.destroy_node()
             raise
@@ -320,6 +319,15 @@ class Speaker(DriverNode):
                        heard_text=heard)
         msg.header.stamp = self.get_clock().now().to_msg()
         self._playback.publish(msg)
+
+    def activate(self) -> None:
+        self.sink.open()  # the sound card (AudioDeviceError saying what exists)
+
+    def deactivate(self) -> None:
+        """Inactive: the speech stops (its call ends cancelled) and the sound card is released."""
+        super().deactivate()
+        self.stop_playback()
+        self.sink.close()
 
     def close(self) -> None:
         super().close()  # cancels running calls: their playback loops end within a frame

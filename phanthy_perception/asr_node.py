@@ -5,12 +5,12 @@ phanthy_perception.asr; this node converts messages and publishes."""
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from typing import Deque, Optional
 
 import numpy as np
 
-from rclpy.node import Node
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 
 from phanthy.msg import AgentState, AudioFrame, Transcript, VoiceActivity, WakeWord
@@ -18,6 +18,8 @@ from phanthy.msg import AgentState, AudioFrame, Transcript, VoiceActivity, WakeW
 from phanthy_common.text_rules import is_echo
 
 from phanthy_common.convert import from_time, header
+from phanthy_common.health import OK, WARN, GapCounter, Status
+from phanthy_common.lifecycle import ManagedNode
 from phanthy_common.params import Params
 from phanthy_common.qos import LATCHED
 
@@ -37,14 +39,23 @@ EVENTS_QOS = QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE)
 CONVERSATION_STATES = ("RECOGNIZING", "THINKING", "PLAYING")  # the agent's voice interaction is open
 
 
-class AsrNode(Node):
+class AsrNode(ManagedNode):
     """`transcriber`: anything with `transcribe(int16 16 kHz) -> AsrResult` (tests inject one
     to load the model once); by default a WhisperTranscriber built from the parameters.
-    `speaker_encoder`: likewise for the speaker encoder (a SpeakerEncoder)."""
+    `speaker_encoder`: likewise for the speaker encoder (a SpeakerEncoder).
+    Lifecycle: configure loads the models, activate starts taking audio, cleanup drops them."""
     events_executor = True  # 50 Hz audio/in: spun on the events executor (phanthy_common.runtime)
+    reconfigurable = True
 
     def __init__(self, transcriber=None, speaker_encoder=None, **kwargs):
         super().__init__("asr", automatically_declare_parameters_from_overrides=True, **kwargs)
+        self._given_transcriber, self._given_speaker_encoder = transcriber, speaker_encoder
+        self.taking_audio = False
+        self.transcriber = None
+        self.speakers: Optional[SpeakerIdentifier] = None
+
+    def configure(self) -> None:
+        transcriber, speaker_encoder, start = self._given_transcriber, self._given_speaker_encoder, time.perf_counter()
         p = self.params = Params(self)
         model = p.get("model", "", "local CTranslate2 Whisper model directory; \"\" = the bundled tiny.en")
         compute_type = p.get("compute_type", "int8", "CTranslate2 compute type")
@@ -72,15 +83,15 @@ class AsrNode(Node):
         self.listen_gate = ListenGate(listen_mode, window_s, self._now, WakePhraseMatcher(phrases), two_stage,
                                       on_transcript_wake=self._transcript_wake)
         self.playback = PlaybackWatcher(self)
-        try:
-            self.transcriber = transcriber or WhisperTranscriber(
-                model, compute_type=compute_type, cpu_threads=cpu_threads, window_s=window_s,
-                language=language, hotwords=hotwords)
-            if transcriber is None:
-                self.transcriber.warm_up()  # the first call allocates: keep it out of the first turn
-        except ValueError:
-            self.destroy_node()
-            raise  # a clear message at start-up (phanthy run logs it and exits 1), no retry loop
+        # ValueError: a clear message at start-up (phanthy run logs it and exits 1), no retry loop
+        self.transcriber = transcriber or WhisperTranscriber(
+            model, compute_type=compute_type, cpu_threads=cpu_threads, window_s=window_s,
+            language=language, hotwords=hotwords)
+        if transcriber is None:
+            self.transcriber.warm_up()  # the first call allocates: keep it out of the first turn
+        self.load_s = time.perf_counter() - start
+        self.gaps = GapCounter()
+        self.counts = {"final": 0, "failed": 0, "gated": 0}
         self.language = language
         self._worker = Worker()
         self.tracker = UtteranceTracker(
@@ -96,7 +107,7 @@ class AsrNode(Node):
         self.create_subscription(AgentState, "phanthy/agent_state", self._on_agent_state, LATCHED)
         self._wake_pub = self.create_publisher(WakeWord, "voice/wake", EVENTS_QOS)
         self.create_timer(0.1, self.tracker.poll)  # jobs waiting for audio that never came
-        self.speakers: Optional[SpeakerIdentifier] = None
+        self.speakers = None
         self.speaker_ms: Deque[float] = deque(maxlen=1000)  # time identify() added to recent final transcripts
         if speakers is not None:
             self._start_speakers(speakers, speaker_encoder)
@@ -127,11 +138,8 @@ class AsrNode(Node):
                                      "no speech for this long: a new conversation")))
 
     def _start_speakers(self, speakers: dict, encoder) -> None:
-        try:
-            encoder = encoder or SpeakerEncoder(speakers["model_path"])
-        except ValueError:
-            self.destroy_node()
-            raise  # a missing or broken model is a clear error at start-up
+        # ValueError: a missing or broken model is a clear error at start-up (configure refuses)
+        encoder = encoder or SpeakerEncoder(speakers["model_path"])
         self._speaker_reset = speakers["reset"]
         self._speaker_worker = Worker("speaker-worker")
         self.speakers = SpeakerIdentifier(
@@ -146,6 +154,30 @@ class AsrNode(Node):
             samples = np.frombuffer(msg.data, dtype=np.int16)
             self.speakers.on_played(resample(samples, int(msg.sample_rate), RATE)
                                     if msg.sample_rate != RATE else samples)
+
+    def activate(self) -> None:
+        self.taking_audio = True
+
+    def deactivate(self) -> None:
+        self.taking_audio = False
+
+    def cleanup(self) -> None:
+        self._worker.close()
+        if self.speakers is not None:
+            self._speaker_worker.close()
+        self.transcriber = self.tracker = self.speakers = None
+
+    def diagnostics(self):
+        if self.transcriber is None:
+            return []
+        return [Status.of("model", OK, f"Whisper loaded in {self.load_s:.2f} s",
+                          path=getattr(self.transcriber, "path", type(self.transcriber).__name__), load_s=self.load_s),
+                Status.of("audio", WARN if self.gaps.gaps else OK, f"{self.gaps.frames} frames, "
+                          f"{self.gaps.gaps} gap(s)", **self.gaps.values()),
+                Status.of("recognizer", WARN if self.counts["failed"] else OK,
+                          f"{self.counts['final']} transcript(s), {self.counts['failed']} failed, "
+                          f"{self._worker.pending()} job(s) waiting", queue_depth=self._worker.pending(),
+                          **self.counts)]
 
     # --- which transcripts reach the agent ----------------------------------------------------
     def gate(self, utterance: Utterance) -> Optional[str]:
@@ -178,6 +210,8 @@ class AsrNode(Node):
         return self.get_clock().now().nanoseconds * 1e-9
 
     def _on_audio(self, msg: AudioFrame) -> None:
+        if not self.taking_audio:
+            return
         samples = np.frombuffer(msg.data, dtype=np.int16) if len(msg.data) else np.zeros(0, np.int16)
         if msg.channels > 1:
             samples = samples[: len(samples) - len(samples) % msg.channels].reshape(-1, msg.channels)[:, 0]
@@ -185,6 +219,7 @@ class AsrNode(Node):
             samples = resample(samples, int(msg.sample_rate), RATE)
         stamp, samples = self.echo.clean(from_time(msg.header.stamp), samples)
         if len(samples):
+            self.gaps.push(from_time(msg.header.stamp), len(samples) / RATE)
             self.tracker.push_audio(stamp, samples)
             if self.speakers is not None:
                 self.speakers.on_audio(self.tracker.buffer.t_end)
@@ -226,8 +261,10 @@ class AsrNode(Node):
     def _publish_final(self, utterance: Utterance) -> None:
         text = self.gate(utterance)
         if text is None:
+            self.counts["gated"] += 1
             self.get_logger().info(f"gated: {utterance.text!r}")
             return
+        self.counts["final"] += 1
         msg = self._message(utterance, text, True)
         who = ""
         if self.speakers is not None:
@@ -249,6 +286,7 @@ class AsrNode(Node):
         `error` set and no text, so the voice machine can say so instead of waiting in silence."""
         msg = self._message(utterance, "", True)
         msg.error = utterance.result.error
+        self.counts["failed"] += 1
         self._pub.publish(msg)
         self.get_logger().error(f"recognition of {utterance.duration_ms} ms of speech failed: {msg.error}")
 
@@ -265,6 +303,7 @@ class AsrNode(Node):
                                f"(confidence {utterance.result.confidence:.2f})")
 
     def close(self) -> None:
-        self._worker.close()
+        if self.transcriber is not None:
+            self._worker.close()
         if self.speakers is not None:
             self._speaker_worker.close()

@@ -8,15 +8,17 @@ import array
 import logging
 import threading
 import time
+from typing import Optional
 
 import numpy as np
 
-from rclpy.node import Node
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 
 from phanthy.msg import AudioFrame
 
 from phanthy_common.convert import header
+from phanthy_common.health import OK, WARN, GapCounter, Status
+from phanthy_common.lifecycle import ManagedNode
 from phanthy_common.params import Params, resolve_config
 
 from phanthy_common.audio import RATE
@@ -34,16 +36,27 @@ def frame_msg(stamp: float, samples: np.ndarray, rate: int = RATE) -> AudioFrame
 SOURCES = ("device", "file", "raw", "none")
 
 
-class AudioCaptureNode(Node):
+class AudioCaptureNode(ManagedNode):
+    """Lifecycle: configure reads the parameters, activate opens the source and starts
+    publishing (a file starts from its beginning), deactivate stops and closes it."""
+    reconfigurable = True
+
     def __init__(self, **kwargs):
         super().__init__("audio_capture", automatically_declare_parameters_from_overrides=True, **kwargs)
+        self._stop = threading.Event()
+        self._thread: Optional[threading.Thread] = None
+        self.frames_published = 0
+        self.finished = threading.Event()  # the file or stream ended
+        self.gaps = GapCounter()  # audio the sound card lost (xruns)
+
+    def configure(self) -> None:
         p = self.params = Params(self)
         self.source = p.get("source", "device", "device | file | raw | none")
-        device = p.get("device", "", "input device name (substring) or index; '' = default")
+        self.device = p.get("device", "", "input device name (substring) or index; '' = default")
         path = p.get("file.path", "", "WAV file for source=file")
         self.realtime = p.get("file.realtime", True, "pace the file like a live microphone")
-        tail = p.get("file.tail_silence_s", 1.0, "silence appended after the file (lets the VAD end the utterance)")
-        raw = p.get("raw.path", "-", "s16le 16 kHz mono stream for source=raw ('-' = stdin)")
+        self.tail = p.get("file.tail_silence_s", 1.0, "silence appended after the file (lets the VAD end the utterance)")
+        self.raw = p.get("raw.path", "-", "s16le 16 kHz mono stream for source=raw ('-' = stdin)")
         frame_ms = p.get("frame_ms", 20, "samples per message, in ms")
         self.wait_listeners = p.get("file.wait_listeners", 1,
                                     "file/raw: start once this many nodes listen on audio/in")
@@ -51,28 +64,42 @@ class AudioCaptureNode(Node):
         p.warn_unknown()
         if self.source not in SOURCES:
             raise ValueError(f"audio_capture: source must be one of {SOURCES}, not {self.source!r}")
+        self.path = str(resolve_config(path)) if path else ""
+        if self.source == "file" and not self.path:
+            raise SourceError("audio_capture: source=file needs file.path")
         self.frame_samples = int(RATE * frame_ms / 1000)
         self._pub = self.create_publisher(AudioFrame, "audio/in", AUDIO_QOS)
+
+    def activate(self) -> None:
         self._stop = threading.Event()
-        self.frames_published = 0
-        self.finished = threading.Event()  # the file or stream ended
+        self.finished.clear()
         frame_s = self.frame_samples / RATE
         if self.source == "device":
-            device_source = DeviceSource(device, self.frame_samples)  # SourceError: clear, at start
+            device_source = DeviceSource(self.device, self.frame_samples)  # SourceError: clear, at start
             frames = device_source.frames(self._stop.is_set)
             self.get_logger().info(f"capturing from {device_source.name} at {device_source.rate} Hz")
         elif self.source == "file":
-            resolved = str(resolve_config(path)) if path else ""
-            if not resolved:
-                raise SourceError("audio_capture: source=file needs file.path")
-            frames = paced(file_frames(resolved, self.frame_samples, tail), frame_s, self.realtime,
+            frames = paced(file_frames(self.path, self.frame_samples, self.tail), frame_s, self.realtime,
                            stop=self._stop.is_set)
         elif self.source == "raw":
-            frames = paced(raw_frames(raw, self.frame_samples), frame_s, self.realtime, stop=self._stop.is_set)
+            frames = paced(raw_frames(self.raw, self.frame_samples), frame_s, self.realtime, stop=self._stop.is_set)
         else:
             frames = iter(())
         self._thread = threading.Thread(target=self._publish_all, args=(frames,), name="audio-capture", daemon=True)
         self._thread.start()
+
+    def deactivate(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2.0)
+
+    def diagnostics(self):
+        if not hasattr(self, "source"):
+            return []
+        return [Status.of("audio", WARN if self.gaps.gaps else OK,
+                          f"{self.source}: {self.frames_published} frames published, {self.gaps.gaps} xrun(s)",
+                          source=self.source, published=self.frames_published, xruns=self.gaps.gaps,
+                          lost_s=self.gaps.lost_s)]
 
     def _wait_for_listeners(self) -> None:
         """A file is not a live microphone: nothing it says may be lost while the listening
@@ -92,6 +119,8 @@ class AudioCaptureNode(Node):
                     break
                 self._pub.publish(frame_msg(stamp, samples))
                 self.frames_published += 1
+                if self.source == "device":  # a file is paced exactly; a sound card may drop
+                    self.gaps.push(stamp, len(samples) / RATE)
         except Exception:  # a device that goes away mid-stream: say so; the node stays up
             log.exception("audio capture stopped: the source failed")
         finally:
@@ -100,5 +129,4 @@ class AudioCaptureNode(Node):
             self.get_logger().info(f"{self.source} source ended after {self.frames_published} frames")
 
     def close(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=2.0)
+        self.deactivate()

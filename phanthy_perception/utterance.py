@@ -304,6 +304,10 @@ class Worker:
     def submit(self, fn: Callable[[], None]) -> None:
         self._queue.put(fn)
 
+    def pending(self) -> int:
+        """Jobs waiting (the running one not counted): the recognizer's queue depth."""
+        return self._queue.qsize()
+
     def close(self, timeout: float = 5.0) -> None:
         self._queue.put(None)
         self._thread.join(timeout)

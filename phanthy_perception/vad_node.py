@@ -11,11 +11,12 @@ import time
 from typing import Dict, Optional
 
 import numpy as np
-from rclpy.node import Node
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 
 from phanthy.msg import AudioFrame, VoiceActivity
 from phanthy_common.convert import from_time, header
+from phanthy_common.health import OK, WARN, GapCounter, Status
+from phanthy_common.lifecycle import ManagedNode
 from phanthy_common.params import Params
 
 from phanthy_common.audio import RATE, resample
@@ -30,41 +31,68 @@ MIN_RATE, MAX_RATE = 8000, 192000
 STALL_S = 1.0  # no audio for this long (wall time) while speaking: close the segment
 
 
-class VadNode(Node):
+class VadNode(ManagedNode):
+    """Lifecycle: configure loads the model and subscribes, activate starts taking audio
+    (frames that arrive while inactive are dropped), cleanup drops the model."""
     events_executor = True  # 50 Hz audio/in: spun on the events executor (phanthy_common.runtime)
+    reconfigurable = True
 
     def __init__(self, **kwargs):
         super().__init__("vad", automatically_declare_parameters_from_overrides=True, **kwargs)
         self.params = Params(self)
-        try:
-            self.echo = EchoFrontEnd(self, self.params)
-            dtd = self.params.get("echo.dtd_threshold", 0.5,
-                                  "speech the robot's delayed output explains this much is its own echo (0: off)")
-            self.echo_gate = (EchoGate(self.echo.canceller, dtd)
-                              if self.echo.canceller is not None and dtd > 0 else None)
-            cue = self.params.get("barge_in_cue.enabled", True,
-                                  "publish 'candidate' the moment the echo canceller's output says someone "
-                                  "talks over the robot (the speaker pauses; 'dismissed' if no onset follows)")
-            self.cue = DoubleTalkCue(
-                erle_min_db=self.params.get("barge_in_cue.erle_min_db", 12.0,
-                                            "canceller convergence (ERLE, dB) before the cue is trusted"),
-                confirm_s=self.params.get("barge_in_cue.confirm_s", 0.3,
-                                          "an onset must follow a candidate within this long")) \
-                if cue and self.echo_gate is not None else None
-            self.stream, topic = self._configure(self.params)
-        except ValueError:  # bad parameter or model: a clear error at start, no half-built node
-            self.destroy_node()
-            raise
+        self.taking_audio = False
+
+    def configure(self) -> None:
+        start = time.perf_counter()
+        self.echo = EchoFrontEnd(self, self.params)
+        dtd = self.params.get("echo.dtd_threshold", 0.5,
+                              "speech the robot's delayed output explains this much is its own echo (0: off)")
+        self.echo_gate = (EchoGate(self.echo.canceller, dtd)
+                          if self.echo.canceller is not None and dtd > 0 else None)
+        cue = self.params.get("barge_in_cue.enabled", True,
+                              "publish 'candidate' the moment the echo canceller's output says someone "
+                              "talks over the robot (the speaker pauses; 'dismissed' if no onset follows)")
+        self.cue = DoubleTalkCue(
+            erle_min_db=self.params.get("barge_in_cue.erle_min_db", 12.0,
+                                        "canceller convergence (ERLE, dB) before the cue is trusted"),
+            confirm_s=self.params.get("barge_in_cue.confirm_s", 0.3,
+                                      "an onset must follow a candidate within this long")) \
+            if cue and self.echo_gate is not None else None
+        self.stream, topic = self._configure(self.params)  # ValueError: a clear error, no half-built node
+        self.load_s = time.perf_counter() - start
         self.skipped: Dict[str, int] = {}
         self.frames = 0  # frames received (good or not)
         self.published = 0
         self.busy_s = 0.0  # processing time spent in frame callbacks (for load figures)
+        self.gaps = GapCounter()  # audio lost before it reached this node
         self._last_frame: Optional[float] = None  # monotonic time of the last good frame
         self._segment_open = False  # an onset was published and its offset not yet
         self.activity_pub = self.create_publisher(VoiceActivity, "voice/activity", ACTIVITY_QOS)
         self.create_subscription(AudioFrame, topic, self._on_frame, AUDIO_QOS)
         self.create_timer(0.25, self._check_stall)
         self.get_logger().info(f"listening on {topic} (model {self.stream.model.model_path})")
+
+    def activate(self) -> None:
+        self.taking_audio = True
+
+    def deactivate(self) -> None:
+        self.taking_audio = False
+        for event in self.stream.flush():  # an open segment ends now, not never
+            self._publish(event)
+
+    def cleanup(self) -> None:
+        self.stream = self.echo = self.echo_gate = self.cue = None
+
+    def diagnostics(self):
+        if getattr(self, "stream", None) is None:
+            return []
+        skipped = sum(self.skipped.values())
+        return [Status.of("model", OK, f"silero VAD loaded in {self.load_s:.2f} s",
+                          path=self.stream.model.model_path, load_s=self.load_s),
+                Status.of("audio", WARN if self.gaps.gaps or skipped else OK,
+                          f"{self.frames} frames, {self.gaps.gaps} gap(s), {skipped} malformed",
+                          events_published=self.published, busy_s=self.busy_s, malformed=skipped,
+                          **self.gaps.values())]
 
     @staticmethod
     def _configure(p: Params):
@@ -98,12 +126,15 @@ class VadNode(Node):
         return resample(samples, msg.sample_rate, RATE) if msg.sample_rate != RATE else samples
 
     def _on_frame(self, msg: AudioFrame) -> None:
+        if not self.taking_audio:
+            return
         start = time.perf_counter()
         self.frames += 1
         samples = self._samples(msg)
         if samples is not None:
             self._last_frame = time.monotonic()
             raw_stamp = from_time(msg.header.stamp)
+            self.gaps.push(raw_stamp, len(samples) / RATE)
             raw_end = raw_stamp + len(samples) / RATE
             if self.echo_gate is not None:
                 self.echo_gate.add_mic(raw_stamp, samples)

@@ -6,12 +6,13 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from rclpy.node import Node
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 
 from phanthy.msg import AudioFrame, WakeWord
 
 from phanthy_common.convert import from_time, header
+from phanthy_common.health import OK, WARN, Status
+from phanthy_common.lifecycle import ManagedNode
 from phanthy_common.params import Params
 
 from phanthy_common.audio import RATE, resample
@@ -23,11 +24,18 @@ LOAD_WINDOW_S = 30.0  # audio seconds over which the processing load is checked
 LOAD_WARN = 0.5  # warn when processing takes more than half of real time
 
 
-class WakeWordNode(Node):
+class WakeWordNode(ManagedNode):
+    """Lifecycle: configure loads the models, activate starts taking audio, cleanup drops them."""
     events_executor = True  # 50 Hz audio/in: spun on the events executor (phanthy_common.runtime)
+    reconfigurable = True
 
     def __init__(self, **kwargs):
         super().__init__("wake_word", automatically_declare_parameters_from_overrides=True, **kwargs)
+        self.taking_audio = False
+        self.detector = None
+
+    def configure(self) -> None:
+        start = time.perf_counter()
         self.params = Params(self)
         models = self.params.get("models", ["hey_jarvis"], "openWakeWord bundled model names or .onnx paths")
         threshold = self.params.get("threshold", 0.5, "score (0..1) at which a wake word fires")
@@ -35,6 +43,7 @@ class WakeWordNode(Node):
         topic = self.params.get("input_topic", "audio/in", "AudioFrame topic to listen to")
         self.params.warn_unknown()
         self.detector = WakeWordDetector(models, threshold, refractory_s)
+        self.load_s = time.perf_counter() - start
         self.load = {"audio_s": 0.0, "cpu_s": 0.0, "max_frame_s": 0.0}  # since start
         self._window = [0.0, 0.0]  # audio seconds, cpu seconds in the current load window
         self._pub = self.create_publisher(WakeWord, "voice/wake", WAKE_QOS)
@@ -42,7 +51,27 @@ class WakeWordNode(Node):
         self.get_logger().info(f"listening on {topic} for {', '.join(self.detector.models)} "
                                f"(threshold {threshold}, refractory {refractory_s} s)")
 
+    def activate(self) -> None:
+        self.taking_audio = True
+
+    def deactivate(self) -> None:
+        self.taking_audio = False
+
+    def cleanup(self) -> None:
+        self.detector = None
+
+    def diagnostics(self):
+        if self.detector is None:
+            return []
+        factor = self.real_time_factor
+        return [Status.of("model", OK, f"openWakeWord {', '.join(self.detector.models)} loaded in {self.load_s:.2f} s",
+                          models=",".join(self.detector.models), load_s=self.load_s),
+                Status.of("load", WARN if factor > LOAD_WARN else OK, f"{factor:.1%} of real time",
+                          real_time_factor=factor, **self.load)]
+
     def _on_audio(self, msg: AudioFrame) -> None:
+        if not self.taking_audio:
+            return
         samples = np.asarray(msg.data, dtype=np.int16)
         if msg.channels > 1:
             samples = samples[:len(samples) - len(samples) % msg.channels].reshape(-1, msg.channels)[:, 0]

@@ -24,9 +24,10 @@ done_already() { [ -f "$stamps/$1" ] && [ "$(cat "$stamps/$1")" = "$2" ]; }
 mark_done() { mkdir -p "$stamps"; echo "$2" > "$stamps/$1"; }
 
 # 0. System packages: espeak-ng and sox (test voices), PortAudio (pyaudio), speexdsp + swig
-#    (acoustic echo cancellation), chromium (the web chat page is tested in a real browser).
+#    (acoustic echo cancellation), chromium (the web chat page is tested in a real browser),
+#    iproute2 (the fleet test runs two robots in two network namespaces).
 #    Installed with apt when missing (as root, or with sudo).
-system_packages=(espeak-ng sox portaudio19-dev libspeexdsp-dev swig chromium)
+system_packages=(espeak-ng sox portaudio19-dev libspeexdsp-dev swig chromium iproute2)
 missing=()
 for pkg in "${system_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
@@ -78,25 +79,45 @@ fi
 #    until they point at this interpreter's headers and numpy.
 "$vpy" "$repo/scripts/fix_wheel_cmake_paths.py" "$venv"
 
-# 4. The interfaces, built by the same CMakeLists.txt colcon uses, installed into the venv
-#    (the ROS wheels put the venv's lib/ on the loader path of every Python process).
-key=$(digest "$repo/CMakeLists.txt" "$repo/package.xml" "$repo"/msg/*.msg "$repo"/action/*.action)
-if ! done_already interfaces "$key" || ! works "$vpy" -c 'import phanthy.msg, phanthy.action'; then
-  log "building phanthy interfaces (about a minute)"
-  build="$venv/build/phanthy"
+# An interface package built with CMake against the wheels and installed into the venv:
+#   build_package NAME SOURCE_DIR [CMAKE ARGS...]
+build_package() {
+  local name="$1" source="$2" build="$venv/build/$1"
+  shift 2
   rm -rf "$build"
   mkdir -p "$build"
   (
     cd "$build"
     export PATH="$venv/bin:$PATH"
-    cmake "$repo" -DCMAKE_INSTALL_PREFIX="$venv" -DCMAKE_PREFIX_PATH="$venv" \
-      -DPython3_EXECUTABLE="$vpy" -DPHANTHY_INSTALL_PYTHON=OFF -DBUILD_TESTING=OFF \
-      > cmake.log 2>&1 || { tail -30 cmake.log; exit 1; }
+    cmake "$source" -DCMAKE_INSTALL_PREFIX="$venv" -DCMAKE_PREFIX_PATH="$venv" \
+      -DPython3_EXECUTABLE="$vpy" -DBUILD_TESTING=OFF "$@" > cmake.log 2>&1 || { tail -30 cmake.log; exit 1; }
     make -j"$(nproc)" install > make.log 2>&1 || { grep -m5 -B5 -i error make.log; exit 1; }
-  ) || die "interface build failed (logs in $build)"
+  ) || die "$name build failed (logs in $build)"
+}
+
+# 4. The interfaces, built by the same CMakeLists.txt colcon uses, installed into the venv
+#    (the ROS wheels put the venv's lib/ on the loader path of every Python process).
+key=$(digest "$repo/CMakeLists.txt" "$repo/package.xml" "$repo"/msg/*.msg "$repo"/action/*.action)
+if ! done_already interfaces "$key" || ! works "$vpy" -c 'import phanthy.msg, phanthy.action'; then
+  log "building phanthy interfaces (about a minute)"
+  build_package phanthy "$repo" -DPHANTHY_INSTALL_PYTHON=OFF
   "$vpy" -c 'from phanthy.msg import Transcript; from phanthy.action import Tool' \
     || die "interfaces built but do not import"
   mark_done interfaces "$key"
+fi
+
+# 4b. ROS4HRI's hri_msgs (LiveSpeech, IdsList: the REP-155 voice topics) has no wheel on PyPI:
+#     the two messages phanthy publishes are vendored in third_party/hri_msgs (Apache-2.0, see
+#     its README) and built the same way, unless an hri_msgs is already importable.
+hri="$repo/third_party/hri_msgs"
+key=$(digest "$hri/CMakeLists.txt" "$hri/package.xml" "$hri"/msg/*.msg)
+if [ -f "$stamps/hri_msgs" ] && ! done_already hri_msgs "$key"; then rm -f "$stamps/hri_msgs"; fi  # ours changed
+if [ ! -f "$stamps/hri_msgs" ] && works "$vpy" -c 'import hri_msgs'; then :  # another install provides it
+elif ! done_already hri_msgs "$key" || ! works "$vpy" -c 'from hri_msgs.msg import LiveSpeech, IdsList'; then
+  log "building hri_msgs (ROS4HRI, vendored subset)"
+  build_package hri_msgs "$hri"
+  works "$vpy" -c 'from hri_msgs.msg import LiveSpeech, IdsList' || die "hri_msgs built but does not import"
+  mark_done hri_msgs "$key"
 fi
 
 # 5. phanthy's Python packages (editable) and the `phanthy` command.

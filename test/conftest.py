@@ -21,8 +21,9 @@ TIERS = {
     "graph": ("graph", "ros"),  # real rclpy nodes over DDS
     "e2e": ("e2e", "ros", "models"),  # the whole voice stack: models, nodes, a simulated room
 }
-MODEL_NODES = ("test_speaker_node", "test_vad_node", "test_wake_node", "test_asr_node", "test_conversation_graph",
-               "test_asr_speakers", "test_group_graph")  # the last: the proactive node's sentence encoder
+MODEL_NODES = ("test_speaker_node", "test_lifecycle", "test_vad_node", "test_wake_node", "test_asr_node",
+               "test_conversation_graph", "test_asr_speakers",
+               "test_group_graph")  # the last: the proactive node's sentence encoder
 
 
 def pytest_collection_modifyitems(config, items):

@@ -115,11 +115,15 @@ class FallbackBrain:
     def __init__(self, primary: Brain, fallback: Optional[Brain]):
         self.primary, self.fallback = primary, fallback
         self.name = primary.name
+        self.failures = 0  # steps the primary could not answer (for /diagnostics)
+        self.last_error = ""
 
     async def step(self, request: BrainRequest) -> BrainReply:
         try:
             return await self.primary.step(request)
         except BrainUnavailable as exc:
+            self.failures += 1
+            self.last_error = str(exc)[:200]
             if self.fallback is None:
                 raise
             log.error("brain %s unavailable (%s): the %s brain answers this step",

@@ -2,6 +2,8 @@
 
     GET /?token=T        the chat page (each browser keeps its own chat id in localStorage)
     GET /ws?chat=ID&token=T   WebSocket: {"text": "..."} in; {"from": "robot", "text": "..."} out
+    GET /console?token=T      the operator's console (phanthy_agent/channels/console.py)
+    GET /console/ws?token=T   its WebSocket: the graph's topics out; say / stop in
 
 Who may do what (the README's threat model):
 - Bound to 127.0.0.1 by default. With an access `token` configured, both paths need it (403
@@ -15,6 +17,9 @@ Who may do what (the README's threat model):
   refused, so another site open in a browser on the robot cannot drive it; on loopback the
   `Host` must be a loopback name too (a DNS-rebinding page presents its own host name).
   Clients without an Origin header (not browsers) are judged by their token alone.
+- The console shows what people say and can stop the robot: it needs an operator or admin
+  role token (`tokens.operator`, `tokens.admin`); only a server with no credential at all
+  (loopback, nothing configured) lets whoever reaches it in, as the terminal console does.
 Messages that are not JSON with a text field, or longer than MAX_TEXT, are answered with an
 error and dropped; the connection stays open.
 """
@@ -32,6 +37,8 @@ from aiohttp import WSMsgType, web
 from yarl import URL
 
 from .access import AccessPolicy
+from .console import ConsoleHub
+from .console_page import CONSOLE_PAGE
 from .web_page import PAGE
 
 log = logging.getLogger(__name__)
@@ -46,7 +53,7 @@ OnMessage = Callable[[str, str, str, str], None]  # chat_id, sender, role, text
 class WebChat:
     def __init__(self, on_message: OnMessage, host: str = "127.0.0.1", port: int = 8765, token: str = "",
                  policy: AccessPolicy = AccessPolicy(), role_tokens: Mapping[str, str] = (),
-                 allowed_origins: Iterable[str] = ()):
+                 allowed_origins: Iterable[str] = (), console: Optional[ConsoleHub] = None):
         if host not in LOOPBACK and not token:
             raise ValueError(f"refusing to serve the web chat on {host} without a token (set web.token, "
                              f"or keep web.host 127.0.0.1)")
@@ -67,6 +74,7 @@ class WebChat:
             raise ValueError("chat_web: token, tokens.operator and tokens.admin must all differ")
         self.on_message, self.host, self.port, self.token, self.policy = on_message, host, port, token, policy
         self.allowed_origins = {o.rstrip("/") for o in allowed_origins if o}
+        self.console = console
         self._sockets: Dict[str, Set[web.WebSocketResponse]] = {}
         self._runner: Optional[web.AppRunner] = None
         self._loop: Optional[asyncio.AbstractEventLoop] = None
@@ -77,6 +85,10 @@ class WebChat:
         app = web.Application()
         app.router.add_get("/", self._page)
         app.router.add_get("/ws", self._ws)
+        if self.console is not None:
+            self.console.bind(self._loop)
+            app.router.add_get("/console", self._console_page)
+            app.router.add_get("/console/ws", self._console_ws)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
@@ -141,6 +153,37 @@ class WebChat:
             return web.Response(status=403, text="token required")
         return None
 
+    def _console_refusal(self, request: web.Request) -> Optional[web.Response]:
+        refusal = self._refusal(request)
+        if refusal is not None:
+            return refusal
+        open_server = not self.token and not self.role_tokens  # loopback only (checked at start)
+        if not open_server and self._role(request) not in ("operator", "admin"):
+            return web.Response(status=403, text="the console needs an operator token (tokens.operator)")
+        return None
+
+    async def _console_page(self, request: web.Request) -> web.Response:
+        refusal = self._console_refusal(request)
+        return refusal or web.Response(text=CONSOLE_PAGE, content_type="text/html")
+
+    def _socket_refusal(self, request: web.Request, refusal: Optional[web.Response]) -> Optional[web.Response]:
+        """A WebSocket also needs a browser origin of ours (another site open on the robot's browser)."""
+        if refusal is None and not self._origin_ok(request):
+            log.warning("web chat: refused a WebSocket to %s from origin %.80r", request.path,
+                        request.headers.get("Origin"))
+            return web.Response(status=403, text="origin not allowed")
+        return refusal
+
+    async def _console_ws(self, request: web.Request) -> web.StreamResponse:
+        refusal = self._socket_refusal(request, self._console_refusal(request))
+        if refusal is not None:
+            return refusal
+        ws = web.WebSocketResponse(heartbeat=30)
+        await ws.prepare(request)
+        log.info("console opened (%s)", self._role(request))
+        await self.console.serve(ws)
+        return ws
+
     async def _page(self, request: web.Request) -> web.Response:
         refusal = self._refusal(request)
         if refusal is not None:
@@ -148,12 +191,9 @@ class WebChat:
         return web.Response(text=PAGE, content_type="text/html")
 
     async def _ws(self, request: web.Request) -> web.StreamResponse:
-        refusal = self._refusal(request)
+        refusal = self._socket_refusal(request, self._refusal(request))
         if refusal is not None:
             return refusal
-        if not self._origin_ok(request):
-            log.warning("web chat: refused a WebSocket from origin %.80r", request.headers.get("Origin"))
-            return web.Response(status=403, text="origin not allowed")
         role = self._role(request)
         chat_id = request.query.get("chat", "")
         if not _CHAT_ID.match(chat_id):

@@ -249,6 +249,9 @@ class ToolRegistry:
     def drivers(self) -> List[str]:
         return sorted(self._by_driver)
 
+    def tool_names(self, driver: str) -> List[str]:
+        return [d.name for d in self._by_driver.get(driver, [])]
+
     def _rebuild(self) -> None:
         everything = [(BUILTIN_DRIVER, d) for d in self._builtins]
         everything += [(drv, d) for drv in sorted(self._by_driver) for d in self._by_driver[drv]]

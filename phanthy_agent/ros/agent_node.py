@@ -16,7 +16,6 @@ import sqlite3
 import threading
 import time
 
-from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 
 from phanthy.msg import (AgentEvent, AgentState, ChatMessage, Event as EventMsg, FloorRequest, PeerAnnounce, Playback,
@@ -24,6 +23,8 @@ from phanthy.msg import (AgentEvent, AgentState, ChatMessage, Event as EventMsg,
                          WakeWord)
 
 from phanthy_common.convert import clean_text, from_time
+from phanthy_common.health import ERROR, OK, WARN, Status
+from phanthy_common.lifecycle import ManagedNode
 from phanthy_common.interruption import InterruptionPolicy
 from phanthy_common.params import Params, resolve_config
 from phanthy_common.peers import PeerDirectory
@@ -58,7 +59,10 @@ def _read(path: str, what: str) -> str:
         raise ValueError(f"cannot read {what} {path!r}: {exc}") from None
 
 
-class AgentNode(Node):
+class AgentNode(ManagedNode):
+    """Configured at construction (its brain, history and skills load then); lifecycle state and
+    /diagnostics: the brain's failures, the inbox, each driver's reachability."""
+
     def __init__(self, **kwargs):
         super().__init__("agent", automatically_declare_parameters_from_overrides=True, **kwargs)
         p = self.params = Params(self)
@@ -252,6 +256,34 @@ class AgentNode(Node):
     def event(self, kind, turn_id, tool, action_id, status, text) -> None:
         self._event_pub.publish(convert.agent_event_to_msg(self._now(), kind, turn_id, tool,
                                                            action_id, status, text))
+
+    # --- health ------------------------------------------------------------------------------
+    def _core_health(self) -> dict:
+        core = self.core
+        return {"brain": core.last_brain, "waiting": len(core.inbox), "turns": core.turns_done,
+                "drivers": {d: (core.registry.tool_names(d) or [""])[0] for d in core.registry.drivers()}}
+
+    def diagnostics(self):
+        try:
+            core = self.call_in_core(self._core_health, timeout=1.0)
+        except Exception as exc:  # the core loop is stuck: that is the news
+            return [Status.of("core", ERROR, f"the agent core does not answer: {type(exc).__name__}")]
+        brain = self.core.brain
+        failures, last_error = getattr(brain, "failures", 0), getattr(brain, "last_error", "")
+        statuses = [
+            Status.of("brain", WARN if failures else OK,
+                      f"{core['brain']}: {failures} LLM failure(s)" + (f", last: {last_error}" if failures else ""),
+                      brain=core["brain"], llm_failures=failures, last_error=last_error,
+                      turns=core["turns"]),
+            Status.of("inbox", OK, f"{core['waiting']} event(s) waiting", queue_depth=core["waiting"])]
+        for driver, tool in sorted(core["drivers"].items()):
+            up = bool(tool) and self.executor_bridge.reachable(driver, tool)
+            failure = self.executor_bridge.start_failures.get(driver, "")
+            statuses.append(Status.of(f"driver {driver}", OK if up and not failure else ERROR,
+                                      ("reachable" if up else "not reachable: no action server")
+                                      + (f"; last call failed to start: {failure}" if failure else ""),
+                                      reachable=up, last_start_error=failure))
+        return statuses
 
     # --- lifecycle -------------------------------------------------------------------------
     def call_in_core(self, fn, *args, timeout: float = 5.0):

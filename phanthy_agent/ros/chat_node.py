@@ -11,23 +11,24 @@ import os
 import threading
 import time
 
-from rclpy.node import Node
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 
 from phanthy.msg import ChatMessage
 
 from phanthy_common.convert import clean_text, header
+from phanthy_common.lifecycle import ManagedNode
 from phanthy_common.params import Params
 
 from ..channels.access import AccessPolicy
 from ..channels.telegram import TelegramChannel
 from ..channels.web import WebChat
+from .console_bridge import ConsoleBridge
 
 log = logging.getLogger(__name__)
 RELIABLE = QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE)
 
 
-class ChannelNode(Node):
+class ChannelNode(ManagedNode):
     channel = ""
 
     def __init__(self, name: str, **kwargs):
@@ -80,6 +81,9 @@ class WebChatNode(ChannelNode):
     def __init__(self, **kwargs):
         super().__init__("chat_web", **kwargs)
         p = self.params
+        console = p.get("console.enabled", True, "serve the operator's console at /console")
+        keep_turns = p.get("console.keep_turns", 20, "finished turns a console that opens late catches up on")
+        self.console = ConsoleBridge(self, keep_turns) if console else None
         self.web = WebChat(self.publish, host=p.get("host", "127.0.0.1", "bind address (loopback by default)"),
                            port=p.get("port", 8765, "TCP port (0 = any free port)"),
                            token=p.get("token", "", "required on every request when set (needed off loopback)"),
@@ -87,7 +91,8 @@ class WebChatNode(ChannelNode):
                            role_tokens={role: p.get(f"tokens.{role}", "", f"a ?token= that grants the {role} role")
                                         for role in ("operator", "admin")},
                            allowed_origins=p.get("allowed_origins", [""],
-                                                 "browser origins besides the page's own that may connect"))
+                                                 "browser origins besides the page's own that may connect"),
+                           console=self.console.hub if self.console else None)
         p.warn_unknown()
         self._thread.start()
         self.port = self.run_on_loop(self.web.start())

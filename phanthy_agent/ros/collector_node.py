@@ -24,6 +24,7 @@ from ..collector.router import CollectorCore
 from ..core.events import Event
 from . import convert
 from phanthy_common.convert import MAX_TEXT_CHARS, clean_text, header, message_to_dict
+from phanthy_common.health import OK, WARN, Status
 from phanthy_common.params import Params
 from phanthy_common.qos import LATCHED
 
@@ -40,6 +41,7 @@ def message_type(type_name: str):
 
 
 class CollectorNode(DriverNode):
+    """Configured at construction; /diagnostics: each source's buffer depth and the routing counts."""
     needs_threads = False  # its tools answer at once: a single-threaded executor is enough
     def __init__(self, **kwargs):
         super().__init__("collector", automatically_declare_parameters_from_overrides=True, **kwargs)
@@ -126,6 +128,18 @@ class CollectorNode(DriverNode):
         if lines != self._last_status:
             self._last_status = lines
             self._status.publish(RobotStatus(header=header(self._now()), lines=lines))
+
+    def diagnostics(self):
+        with self._lock:
+            depths = {name: self.core.store.count(name) for name in self.core.store.sources()}
+            stats, evictions = self.core.stats.as_dict(), self.core.store.evictions
+        dropped = stats["unknown_source"] + stats["conversion_errors"]
+        return super().diagnostics() + [
+            Status.of("queues", WARN if evictions or dropped else OK,
+                      f"{len(depths)} buffer(s), {sum(depths.values())} event(s) kept, {evictions} evicted",
+                      **{f"depth.{name}": n for name, n in sorted(depths.items())}, evictions=evictions),
+            Status.of("routing", WARN if dropped else OK,
+                      f"{stats['events_forwarded']} event(s) forwarded to the agent, {dropped} dropped", **stats)]
 
     def query_events(self, call: ToolCall) -> Dict[str, Any]:
         with self._lock:

@@ -20,12 +20,13 @@ import threading
 import time
 
 import numpy as np
-from rclpy.node import Node
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 
 from phanthy.msg import (AgentEvent, AgentState, AudioFrame, FloorRequest, Intervention as InterventionMsg,
                          Transcript, TurnRecord, VoiceActivity, WakeWord)
 from phanthy_common.convert import clean_text, from_time, header
+from phanthy_common.health import OK, WARN, Status
+from phanthy_common.lifecycle import ManagedNode
 from phanthy_common.params import Params
 from phanthy_common.qos import LATCHED
 
@@ -43,7 +44,7 @@ SENSOR = QoSProfile(depth=5, reliability=ReliabilityPolicy.BEST_EFFORT)
 TICK_S = 0.1
 
 
-class ProactiveNode(Node):
+class ProactiveNode(ManagedNode):
     events_executor = True  # it may take the 50 Hz microphone stream (energy): short callbacks only
 
     def __init__(self, **kwargs):
@@ -115,6 +116,12 @@ class ProactiveNode(Node):
             self.get_logger().info(f"evidence page: http://{web_host}:{self.port}/")
         self.get_logger().info(f"proactive: {len(library)} sentences in {len(library.documents)} documents, "
                                f"monitor={monitor}, mode={floor.mode}")
+
+    def diagnostics(self):
+        waiting = self._work.qsize()
+        return [Status.of("documents", OK, f"{len(self.library)} sentences in {len(self.library.documents)} documents",
+                          sentences=len(self.library), documents=len(self.library.documents)),
+                Status.of("queue", WARN if waiting > 100 else OK, f"{waiting} item(s) waiting", queue_depth=waiting)]
 
     # --- in (executor thread: queue only) -------------------------------------------------------
     def _queue(self, *item) -> None:

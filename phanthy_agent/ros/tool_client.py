@@ -46,6 +46,11 @@ class RosToolExecutor:
         self._lock = threading.Lock()
         self._group = ReentrantCallbackGroup()
         self._on_done = self._on_feedback = None
+        self.start_failures: Dict[str, str] = {}  # driver -> why its last call could not start
+
+    def reachable(self, driver: str, tool: str) -> bool:
+        """The driver's action server for `tool` is up (the graph knows it)."""
+        return self._client(driver, tool).server_is_ready()
 
     def bind(self, on_done, on_feedback) -> None:
         self._on_done, self._on_feedback = on_done, on_feedback
@@ -87,6 +92,14 @@ class RosToolExecutor:
         return future
 
     async def start(self, driver: str, tool: str, args: dict) -> StartResult:
+        result = await self._start(driver, tool, args)
+        if result.accepted:
+            self.start_failures.pop(driver, None)
+        else:
+            self.start_failures[driver] = result.error
+        return result
+
+    async def _start(self, driver: str, tool: str, args: dict) -> StartResult:
         client = self._client(driver, tool)
         if not await self._server_ready(client, self._server_wait_s):
             return StartResult(False, error=f"driver {driver!r} is not available ({driver}/{tool} has no server)")

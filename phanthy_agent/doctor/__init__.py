@@ -1,0 +1,1 @@
+"""`phanthy doctor`: what is wrong with this machine or this configuration, in seconds."""
