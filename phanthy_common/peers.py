@@ -14,6 +14,7 @@ from typing import Callable, Dict, Hashable, List, Optional, Tuple
 MAX_DESCRIPTION = 200
 MAX_STATE = 32
 MAX_URL = 300
+TTL_S = (1.0, 3600.0)  # a peer's ttl is clamped to this (NaN: the shortest)
 
 
 def bounded_state(text: str) -> str:
@@ -63,10 +64,10 @@ class PeerDirectory:
         before = self._peers.get(peer_id)
         if before is None and len(self._peers) >= self._max:
             return False
-        now = self._clock()
+        now, ttl_s = self._clock(), min(TTL_S[1], max(TTL_S[0], ttl_s))  # max() keeps 1.0 over a NaN
         self._peers[peer_id] = Peer(peer_id, description[:MAX_DESCRIPTION], bounded_state(agent_state),
                                     bounded_state(voice_state), console_url_or_empty(console_url),
-                                    now, now + max(1.0, ttl_s))
+                                    now, now + ttl_s)
         back = peer_id in self._gone
         self._gone.discard(peer_id)
         return before is None or back

@@ -75,6 +75,10 @@ def test_an_announcement_is_bounded_and_a_console_url_must_be_http():
     assert fleet.get("robot-c").console_url == "https://robot-c.local:8765/console"
     assert not fleet.announce("robot-d", "", 6.0) and fleet.get("robot-d") is None, "at most max_peers"
     assert not fleet.announce("", "no id", 6.0)
+    fleet.announce("robot-b", "", float("nan"))
+    assert fleet.get("robot-b").expires_at == fleet.get("robot-b").heard_at + 1.0, "a NaN ttl is the shortest"
+    fleet.announce("robot-b", "", float("inf"))
+    assert fleet.get("robot-b").expires_at == fleet.get("robot-b").heard_at + 3600.0, "an endless ttl is an hour"
     for bad in ("ftp://x", "http://a b", "http://" + "x" * 400, "http://x\ny", ""):
         assert console_url_or_empty(bad) == ""
 
