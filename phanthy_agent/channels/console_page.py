@@ -48,7 +48,7 @@ CONSOLE_PAGE = """<!doctype html>
   form { display: flex; gap: .4rem; } form input { flex: 1; padding: .35rem; font: inherit; }
   .sr { position: absolute; left: -9999px; }
   #fleet tr[data-status=gone] { color: var(--muted); text-decoration: line-through; }
-  #fleet .what { display: block; font-size: .75rem; color: var(--muted); }
+  #fleet .what { display: block; font-size: .75rem; color: var(--muted); } #fleet .peer-heard { white-space: nowrap; }
 </style>
 </head>
 <body>
@@ -266,7 +266,7 @@ function onFleet(d) {  // every robot heard on /phanthy/peers; rows updated in p
     if (!tr) {
       tr = S.fleet[p.peer_id] = el("tr"); tr.dataset.peer = p.peer_id;
       const who = el("td"); who.appendChild(el("span", "name")); who.appendChild(el("span", "what"));
-      tr.append(who, el("td", "state"), el("td", "heard"));
+      tr.append(who, el("td", "peer-state"), el("td", "peer-heard"));
     }
     const box = $("fleet"); if (box.children[i] !== tr) box.insertBefore(tr, box.children[i] || null);
     const name = tr.querySelector(".name"), url = /^https?:\\/\\//.test(p.console_url) ? p.console_url : "";
@@ -278,8 +278,8 @@ function onFleet(d) {  // every robot heard on /phanthy/peers; rows updated in p
     }
     tr.querySelector(".what").textContent = p.description;
     tr.dataset.status = p.online ? "online" : "gone"; tr.dataset.agentState = p.agent_state || "";
-    tr.querySelector(".state").textContent = p.online ? (p.agent_state || "-") + (p.voice_state ? " / " + p.voice_state : "") : "gone";
-    tr.querySelector(".heard").textContent = p.heard_s_ago.toFixed(p.heard_s_ago < 10 ? 1 : 0) + " s ago";
+    tr.querySelector(".peer-state").textContent = p.online ? (p.agent_state || "-") + (p.voice_state ? " / " + p.voice_state : "") : "gone";
+    tr.querySelector(".peer-heard").textContent = p.heard_s_ago.toFixed(p.heard_s_ago < 10 ? 1 : 0) + " s ago";
   });
   for (const id of Object.keys(S.fleet)) if (!seen.has(id)) { S.fleet[id].remove(); delete S.fleet[id]; }
 }
