@@ -67,7 +67,7 @@ class PeersDriver(DriverNode):
         self._tick()
 
     def _tick(self) -> None:
-        if self.schedule.due():
+        if self.is_active and self.schedule.due():  # inactive: it serves no calls, so it is not in the fleet
             agent_state, voice_state = self.schedule.content
             self._announce_pub.publish(PeerAnnounce(
                 header=stamp_now(self), peer_id=self.peer_id, description=self.description[:MAX_DESCRIPTION],
