@@ -13,6 +13,7 @@ from phanthy_agent.group.monitor import Finding, Label, Turn
 from phanthy_agent.group.offline_monitor import OfflineMonitor, Thresholds
 from phanthy_agent.group.quantities import extract, same_value
 from phanthy_agent.group.repair import repaired_by
+from phanthy_agent.group.utterances import content_words, coverage, is_question
 from support.group import OverlapRetriever, library
 
 LOOSE = Thresholds(on_topic=0.2, answer=0.3, claim=0.2, relation=0.2, paraphrase=0.9, answer_floor=0.2)
@@ -99,6 +100,19 @@ def test_an_open_question_the_documents_answer_is_a_gap():
 def test_a_question_the_documents_do_not_answer_is_unanswerable():
     finding = monitor().assess(Turn(3, "A", "How much did it cost to insure the whale skeleton?"))
     assert finding.label is Label.UNANSWERABLE
+
+
+def test_a_question_said_after_a_filler_and_without_its_question_mark_is_a_gap():
+    finding = monitor().assess(Turn(3, "A", "hmm how heavy was her heart"))  # as a recognizer writes it
+    assert finding.label is Label.GAP and finding.citations == ("whale:3",)
+    assert is_question("so um, when was it found") and not is_question("Hmm, that is a lot.")
+
+
+def test_another_form_of_a_word_still_covers_what_a_question_asks():
+    dig = content_words("How many hours did the dig take?")
+    assert coverage(dig, content_words("Digging the skeleton out took 30,000 hours.")) == 1.0
+    pegs = content_words("how many minutes between pegs falling")
+    assert coverage(pegs, content_words("About one peg falls every 50 minutes.")) == 1.0, "'between' is no topic"
 
 
 # --- the self-repair guard -------------------------------------------------------------------------
