@@ -164,13 +164,21 @@ def test_an_unanswered_question_gets_the_answer():
     assert [s.kind for s in said] == ["gap"] and "180 kilograms" in said[0].text
 
 
+def test_an_unanswerable_question_among_visitors_stays_silent():
+    b = backbone()
+    said = run(b, ["How much did it cost to insure the whale skeleton?", "No idea.", "Hmm.", "Cool.", "Yes."])
+    assert said == [] and b.ledger.claims == [], "the robot never invents an answer"
+
+
 def test_a_repeat_is_suppressed():
     b = backbone()
     first = run(b, ["Her heart weighed 600 kilograms.", "Wow.", "Okay."])
     assert len(first) == 1
     again = []
     for turn in turns("Her heart weighed 600 kilograms, right.", "Hmm.", "Yes.", start=10):
-        b.hear(turn)
+        heard = b.hear(turn)
+        if turn.index == 10:
+            assert heard.finding.label is Label.WRONG, "the monitor sees the swap again"
         again.append(b.next_intervention(turn.stamp + 1.5))
     assert again == [None, None, None], "the robot said this point already"
 
@@ -202,6 +210,19 @@ def test_the_citation_check_rejects_numbers_the_cited_sentences_do_not_hold():
     assert "do not hold" in check(Draft("wrong", "", "She was 25 metres long.", ("whale:2",)), lib, finding)
     four = Draft("wrong", "", "One. Two. Three. Four.", ("whale:3",))
     assert "at most 3" in check(four, lib)
+
+
+def test_forgetting_a_group_forgets_the_exhibit_it_talked_about_but_not_a_pinned_one():
+    lib = library()
+    inferred = OfflineMonitor(OverlapRetriever(lib), thresholds=LOOSE)
+    b = Backbone(lib, inferred)
+    b.hear(Turn(0, "A", "Her heart weighed 600 kilograms, this whale."))
+    assert inferred.focus.document == "whale" and b.ledger.claims
+    b.forget()
+    assert inferred.focus.document is None and b.ledger.claims == [] and len(b.recent) == 0
+    pinned = backbone("rex")
+    pinned.forget()
+    assert pinned.monitor.focus.document == "rex"
 
 
 # --- direct questions -------------------------------------------------------------------------------
