@@ -12,6 +12,7 @@ import asyncio
 import concurrent.futures
 import dataclasses
 import logging
+import socket
 import sqlite3
 import threading
 import time
@@ -143,7 +144,8 @@ class AgentNode(ManagedNode):
                             "list skills by name and load them with load_skill (false: inline every skill)")
         history_db = p.get("agent.history_db", "", "SQLite file of the session histories ('' = memory only)")
         keep_turns = p.get("agent.history_keep_turns", 200, "turns kept on disk per session")
-        self.self_id = p.get("peers.self_id", "", "this robot's peer id (its own announcements are ignored)")
+        self.self_id = p.get("peers.self_id", socket.gethostname(),
+                             "this robot's peer id, as the peers driver's peer_id (its own announcements are ignored)")
         p.warn_unknown()
 
         skills = SkillLibrary.from_dirs([str(resolve_config(d)) for d in skills_dirs if d])

@@ -120,7 +120,7 @@ def test_the_prefix_stays_byte_identical_across_turns_and_peers(graph_factory):
     from phanthy.msg import PeerAnnounce
     g = graph_factory([{"tool_calls": [tc("finish")]}] * 3,
                       nodes=("collector", "agent", "speaker", "base", "peers"),
-                      params={"peers": {"peer_id": "guide-1"}})
+                      params={"peers": {"peer_id": "guide-1"}, "agent": {"peers.self_id": "guide-1"}})
     announce = g.probe.create_publisher(PeerAnnounce, "/phanthy/peers", RELIABLE)
     g.say("hello")
     g.wait_turns(1)
@@ -130,7 +130,8 @@ def test_the_prefix_stays_byte_identical_across_turns_and_peers(graph_factory):
     wait_for(lambda: any(p[0] == "guide-2" for p in agent.call_in_core(lambda: agent.core.peers)), 20, "peer")
     g.say("who else is here")
     g.wait_turns(2)
-    wait_for(lambda: not agent.call_in_core(lambda: agent.core.peers), 20, "the peer to expire")
+    wait_for(lambda: not agent.call_in_core(lambda: agent.core.peers), 20,
+             lambda: f"the peer to expire (the agent still knows {agent.call_in_core(lambda: agent.core.peers)})")
     g.say("and now")
     g.wait_turns(3)
     requests = g.requests()
@@ -141,6 +142,7 @@ def test_the_prefix_stays_byte_identical_across_turns_and_peers(graph_factory):
     assert "list_peers" in names and "send_to_peer" in names and "guide-2" not in requests[1]["tools"].__repr__()
     statuses = [r["messages"][1]["content"] for r in requests]
     assert "guide-2" not in statuses[0] and "guide-2 (cafe robot)" in statuses[1] and "guide-2" not in statuses[2]
+    assert not any("guide-1" in status for status in statuses), "the robot never lists itself as a peer"
 
 
 def test_a_sensor_flood_never_reaches_the_agent_and_does_not_hold_up_speech(graph_factory):

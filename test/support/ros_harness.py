@@ -3,17 +3,19 @@
 import asyncio
 import threading
 import time
-from typing import Callable, List
+from typing import Callable, List, Union
 
 from phanthy_common.runtime import NodeGroup
 
 
-def wait_for(predicate: Callable[[], bool], timeout: float = 20.0, what: str = "condition") -> None:
-    """Wait (generously) for something that happens on other threads; fail with `what`."""
+def wait_for(predicate: Callable[[], bool], timeout: float = 20.0,
+             what: Union[str, Callable[[], str]] = "condition") -> None:
+    """Wait (generously) for something that happens on other threads; fail with `what`
+    (a callable is asked at failure time, to describe what the state was)."""
     deadline = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what() if callable(what) else what}")
         time.sleep(0.01)
 
 
