@@ -25,9 +25,10 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import difflib
 import logging
 import re
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
@@ -40,12 +41,13 @@ log = logging.getLogger(__name__)
 LEX_WEIGHT = 0.15
 LEX_HALF = 4.0  # the BM25 score that gives half the lexical term (one rare shared word ~ 4-5)
 CACHE = 1024  # embeddings of recent utterances kept
+SPELL_RATIO = 0.8  # difflib ratio of a typo to the word it means ("tickts" -> "tickets" 0.92)
 STOP = STOPWORDS | {"robot", "museum"}
 
 
 @dataclasses.dataclass(frozen=True)
 class Meaning:
-    kind: str  # intent | tool | faq
+    kind: str  # intent | tool | faq | elsewhere (an out-of-scope example: ranked first, nothing matches)
     key: str  # intent name, tool name, FAQ entry index
     score: float
     example: str = ""  # the example that matched best
@@ -59,6 +61,7 @@ class _Rows:
         self.texts = [text for _, _, text in rows]
         self.vectors = encoder.encode(self.texts) if encoder is not None else None
         self.lexical = LexicalIndex(self.texts, STOP)
+        self.words = {w for t in self.texts for w in re.findall(r"[a-z]+", t.lower())}
 
 
 class Understanding:
@@ -68,10 +71,12 @@ class Understanding:
         self._covered = {t for i in cfg.intents for t in i.tools}
         self._tool_rows: Dict[Tuple, _Rows] = {}
         self._cache: "collections.OrderedDict[str, np.ndarray]" = collections.OrderedDict()
+        self._spelling: Dict[str, str] = {}  # typo -> the word it was mended to (or itself)
         rows = [("intent", i.name, ex) for i in cfg.intents for ex in i.examples]
         rows += [("faq", str(n), q) for n, e in enumerate(self.faq) for q in e.questions]
         # what an answer says is what it answers ("a model of the solar system")
         rows += [("faq", str(n), a) for n, e in enumerate(self.faq) for a in _sentences(e.answer)]
+        rows += [("elsewhere", "", t) for t in cfg.out_of_scope]
         self._static = _Rows(rows, encoder)
 
     # --- ranking -------------------------------------------------------------------------------
@@ -85,7 +90,9 @@ class Understanding:
     def rank(self, text: str, tools: Dict[str, dict]) -> List[Meaning]:
         """Every candidate once, best first (patterns are `pattern()`'s business)."""
         best: Dict[Tuple[str, str], Meaning] = {}
-        for rows in (self._static, self._rows_for(tools)):
+        tool_rows = self._rows_for(tools)
+        text = self.spelled(text, tool_rows)
+        for rows in (self._static, tool_rows):
             if not rows.texts:
                 continue
             scores = self._scores(text, rows)
@@ -94,9 +101,34 @@ class Understanding:
                 if (kind, key) not in best:
                     best[(kind, key)] = Meaning(kind, key, float(scores[index]), rows.texts[index])
         ranked = sorted(best.values(), key=lambda m: -m.score)
+        if ranked and ranked[0].kind == "elsewhere":
+            log.info("offline: %r is out of scope (like %r, %.2f)", text, ranked[0].example, ranked[0].score)
+            return []
         intents = {i.name: i for i in self.cfg.intents}
         # an intent for tools that are not there now is ranked, and answered honestly (missing_tool)
-        return [m for m in ranked if m.kind != "intent" or m.key in intents]
+        return [m for m in ranked if m.kind not in ("intent", "elsewhere") or m.key in intents]
+
+    def spelled(self, text: str, tool_rows: Optional[_Rows] = None) -> str:
+        """The utterance with its typos mended: a word the encoder does not know as a word (it
+        would piece it together from fragments) that is one slip from a word of the examples
+        (two letters swapped, or difflib ratio >= SPELL_RATIO with the same first letter) is
+        that word ("wnat to book a tuor" -> "want to book a tour"). Only for ranking: the
+        arguments are read from what was said."""
+        vocabulary = self._static.words | (tool_rows.words if tool_rows is not None else set())
+
+        def mend(match: "re.Match") -> str:
+            word = match.group(0)
+            lower = word.lower()
+            if len(lower) < 4 or lower in vocabulary or (self.encoder is not None and self.encoder.knows(lower)):
+                return word
+            fixed = self._spelling.get(lower)
+            if fixed is None:
+                fixed = _closest(lower, vocabulary) or lower
+                if len(self._spelling) < CACHE:
+                    self._spelling[lower] = fixed
+            return word if fixed == lower else fixed
+
+        return re.sub(r"[A-Za-z]+", mend, text)
 
     def _scores(self, text: str, rows: _Rows) -> np.ndarray:
         bm25 = rows.lexical.scores(text)
@@ -141,6 +173,17 @@ class Understanding:
             examples += [e for e in (first, name.replace("_", " ")) if e]
             rows += [("tool", name, e) for e in examples]
         return rows
+
+
+def _closest(word: str, vocabulary: Set[str]) -> str:
+    """The example word `word` is one slip from (see `Understanding.spelled`), or ""."""
+    letters = sorted(word)
+    swapped = [v for v in vocabulary if len(v) == len(word) and v[0] == word[0] and sorted(v) == letters]
+    if swapped:
+        return min(swapped)
+    close = [v for v in vocabulary if v[0] == word[0] and abs(len(v) - len(word)) <= 2]
+    found = difflib.get_close_matches(word, close, n=1, cutoff=SPELL_RATIO)
+    return found[0] if found else ""
 
 
 def _sentences(text: str) -> List[str]:
