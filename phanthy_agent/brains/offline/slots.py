@@ -211,6 +211,8 @@ def loose_phrase(text: str) -> str:
         # the last cue names the place ("I need to leave my coat, can you take me to the cloakroom?")
         phrase = re.split(r"[,.!?;]", text[m.end():])[0].strip()
         phrase = re.sub(r"\s+(?:please|now|first|instead)$", "", phrase, flags=re.I)
+        # "somewhere to eat in the museum": the venue itself names no place in it
+        phrase = re.sub(r"\s+(?:in|at|inside)\s+(?:the\s+)?(?:museum|building|here)$|\s+here$", "", phrase, flags=re.I)
         if 0 < len(phrase.split()) <= 6:
             return phrase
     return ""
