@@ -41,6 +41,7 @@ log = logging.getLogger(__name__)
 LEX_WEIGHT = 0.15
 LEX_HALF = 4.0  # the BM25 score that gives half the lexical term (one rare shared word ~ 4-5)
 CACHE = 1024  # embeddings of recent utterances kept
+SPELL_CHARS = 1500  # characters of an utterance mended (the encoder reads 256 tokens)
 SPELL_RATIO = 0.8  # difflib ratio of a typo to the word it means ("tickts" -> "tickets" 0.92)
 STOP = STOPWORDS | {"robot", "museum"}
 
@@ -128,7 +129,8 @@ class Understanding:
                     self._spelling[lower] = fixed
             return word if fixed == lower else fixed
 
-        return re.sub(r"[A-Za-z]+", mend, text)
+        # the encoder reads about this much (256 tokens): a huge input is not mended word by word
+        return re.sub(r"[A-Za-z]+", mend, text[:SPELL_CHARS]) + text[SPELL_CHARS:]
 
     def _scores(self, text: str, rows: _Rows) -> np.ndarray:
         bm25 = rows.lexical.scores(text)
