@@ -32,7 +32,7 @@ NAME_STOP = {"I", "Im", "My", "The", "A", "An", "Hi", "Hello", "Hey", "Thanks", 
              "Do", "Does", "And", "But", "So", "Actually", "Sorry", "Ok", "Okay", "Book", "Cancel",
              "Take", "Tell", "Show", "Now", "Then", "Try", "Code", "Booking", "Ignore", "You", "We",
              "Our", "It", "That", "This", "There", "Here", "Oh", "Well", "Also", "Just", "Refund",
-             "Two", "Three", "One", "Four", "Five", "Mr", "Mrs", "Ms", "Dr", "Museum", "My", "Name", "Money"}
+             "Two", "Three", "One", "Four", "Five", "Mr", "Mrs", "Ms", "Dr", "Museum", "My", "Name"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -191,8 +191,8 @@ def _numbered(text: str, start: int, bare: str) -> bool:
 _NAME_WORD = r"[A-Z][a-z'\-]+"
 _NAME = rf"({_NAME_WORD}(?:\s+{_NAME_WORD}){{0,3}})"
 _NAME_CUES = [re.compile(p + _NAME) for p in (
-    r"(?i:my name is|my name's|name is|name's|i am|i'm|im|this is|it's|it is|under the name(?: of)?|"
-    r"in the name of|name of|name:?|under)\s+", r"(?i:for|called|named|booked by|by)\s+")]
+    r"\b(?i:my name is|my name's|name is|name's|i am|i'm|im|this is|it's|it is|under the name(?: of)?|"
+    r"in the name of|name of|name:?|under)\s+", r"\b(?i:for|called|named|booked by|by)\s+")]
 # a lone name set off at the end ("..., for myself, Priya") or said next to a code ("R4T8WZ Okafor")
 _LONE_NAME = re.compile(rf"(?:,\s*|(?<=[A-Z0-9]{{4}})\s+|(?<=[A-Z0-9]{{4}}),\s*)({_NAME_WORD})\W*$")
 
