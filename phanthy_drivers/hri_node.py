@@ -26,13 +26,14 @@ import time
 from typing import Dict, Tuple
 
 from hri_msgs.msg import IdsList, LiveSpeech
-from rclpy.action import ActionClient, ActionServer, CancelResponse, GoalResponse
+from rclpy.action import ActionServer, CancelResponse, GoalResponse
 from rclpy.callback_groups import ReentrantCallbackGroup
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from std_msgs.msg import Bool
 
 from phanthy.action import Say, Tool
 from phanthy.msg import Transcript, VoiceActivity
+from phanthy_common.action_client import SpinSafeActionClient
 from phanthy_common.convert import clean_text, header
 from phanthy_common.health import OK, Status
 from phanthy_common.lifecycle import ManagedNode
@@ -70,7 +71,7 @@ class HriNode(ManagedNode):
         self.create_subscription(Transcript, "voice/transcript", self._on_transcript, RELIABLE, callback_group=group)
         self.create_subscription(VoiceActivity, "voice/activity", self._on_activity, RELIABLE, callback_group=group)
         self.create_timer(1.0, lambda: self._publish_tracked(force=True), callback_group=group)
-        self._speak = ActionClient(self, Tool, driver_tool, callback_group=group)
+        self._speak = SpinSafeActionClient(self, Tool, driver_tool, callback_group=group)
         self._say = ActionServer(self, Say, "skill/say", execute_callback=self._execute_say,
                                  goal_callback=lambda goal: GoalResponse.ACCEPT,
                                  cancel_callback=lambda goal: CancelResponse.ACCEPT, callback_group=group)

@@ -25,6 +25,7 @@ from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from phanthy.action import Tool
 from phanthy.msg import (AgentEvent, AgentState, Intervention, PeerAnnounce, Playback, ToolManifest, Transcript,
                          TurnRecord, TurnTiming, VoiceActivity, WakeWord)
+from phanthy_common.action_client import SpinSafeActionClient
 from phanthy_common.convert import clean_text, from_time, header, message_to_dict
 from phanthy_common.lifecycle import DIAGNOSTICS_TOPIC
 from phanthy_common.peers import PeerDirectory
@@ -123,7 +124,7 @@ class ConsoleBridge:
         for driver, action, params in sorted(targets):
             client = self._clients.get(f"{driver}/{action}")
             if client is None:
-                client = self._clients[f"{driver}/{action}"] = ActionClient(
+                client = self._clients[f"{driver}/{action}"] = SpinSafeActionClient(
                     self.node, Tool, f"{driver}/{action}", callback_group=self._group)
             if client.server_is_ready():
                 client.send_goal_async(Tool.Goal(args_json=params))

@@ -17,22 +17,12 @@ from rclpy.callback_groups import ReentrantCallbackGroup
 from rclpy.node import Node
 
 from phanthy.action import Tool
+from phanthy_common.action_client import SpinSafeActionClient
 
 from ..core.executor import StartResult
 from ..core.tools import HookTarget
 
 log = logging.getLogger(__name__)
-
-
-class _ActionClient(ActionClient):
-    """rclpy's ActionClient registers itself with the node before it creates its lock, so an
-    executor thread walking the node's waitables in between dies with AttributeError (seen
-    here: the whole node stopped spinning). Clients are created while the node spins, so the
-    lock must exist first."""
-
-    def __init__(self, *args, **kwargs):
-        self._lock = threading.Lock()
-        super().__init__(*args, **kwargs)
 
 
 class RosToolExecutor:
@@ -59,7 +49,7 @@ class RosToolExecutor:
         with self._lock:
             client = self._clients.get((driver, tool))
             if client is None:
-                client = _ActionClient(self._node, Tool, f"{driver}/{tool}", callback_group=self._group)
+                client = SpinSafeActionClient(self._node, Tool, f"{driver}/{tool}", callback_group=self._group)
                 self._clients[(driver, tool)] = client
             return client
 

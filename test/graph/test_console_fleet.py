@@ -8,9 +8,9 @@ dropped."""
 import json
 
 import pytest
-from rclpy.action import ActionClient
 
 from phanthy.action import Tool
+from phanthy_common.action_client import SpinSafeActionClient
 from support.fleet_probe import call
 from support.ros_harness import wait_for
 from test_console import console_page
@@ -42,7 +42,7 @@ def test_robot_a_console_shows_robot_b_live_state_until_b_falls_silent(fleet):
     mine = page.wait_for_selector("#fleet tr[data-peer=robot-a]", timeout=20_000)
     assert "robot-a (this robot)" in mine.inner_text() and mine.query_selector("a") is None
 
-    list_peers = ActionClient(robot_a.probe, Tool, "peers/list_peers")
+    list_peers = SpinSafeActionClient(robot_a.probe, Tool, "peers/list_peers")
 
     def a_lists():
         result = call(robot_a.probe, list_peers, {})

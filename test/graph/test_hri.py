@@ -6,12 +6,12 @@ import uuid
 
 import pytest
 from hri_msgs.msg import IdsList, LiveSpeech
-from rclpy.action import ActionClient
 from rclpy.node import Node
 from std_msgs.msg import Bool
 
 from phanthy.action import Say
 from phanthy.msg import Transcript, VoiceActivity
+from phanthy_common.action_client import SpinSafeActionClient
 from phanthy_common.convert import header
 from phanthy_drivers.hri_node import HriNode, TRACKED_QOS, VOICE_QOS
 from phanthy_drivers.speaker import Speaker
@@ -71,7 +71,7 @@ def test_each_speaker_id_is_a_voice_with_its_own_speech_and_speaking_topics(robo
 
 
 def say(probe, text, cancel_after_s=None):
-    client = ActionClient(probe, Say, "skill/say")
+    client = SpinSafeActionClient(probe, Say, "skill/say")
     assert client.wait_for_server(timeout_sec=10.0)
     feedback = []
     send = client.send_goal_async(Say.Goal(input=text, caller="test"),

@@ -18,6 +18,8 @@ import time
 
 import rclpy
 from rclpy.action import ActionClient
+
+from phanthy_common.action_client import SpinSafeActionClient
 from rclpy.executors import MultiThreadedExecutor
 
 from phanthy.action import Tool
@@ -45,7 +47,7 @@ def call(node, client: ActionClient, args: dict, timeout: float = 10.0):
 
 
 def wait_for_peer(node, peer: str, timeout: float) -> list:
-    client = ActionClient(node, Tool, "peers/list_peers")
+    client = SpinSafeActionClient(node, Tool, "peers/list_peers")
     deadline = time.monotonic() + timeout
     peers: list = []
     while time.monotonic() < deadline:
@@ -78,7 +80,7 @@ def main() -> int:
         if args.mode == "call":
             if args.peer not in wait_for_peer(node, args.peer, args.timeout):
                 return 1
-            sender = ActionClient(node, Tool, "peers/send_to_peer")
+            sender = SpinSafeActionClient(node, Tool, "peers/send_to_peer")
             for i in range(args.messages):
                 t = time.time()
                 result = call(node, sender, {"peer_id": args.peer, "text": f"message {i} sent at {t:.6f}"})
