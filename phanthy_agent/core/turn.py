@@ -8,7 +8,7 @@ completion protocol (ACP).
   acting tool, the turn waits until every outstanding action is terminal, or a new steering
   message arrives. `finish` waits the same way; if the message wins, the interrupt hooks fire,
   outstanding actions are cancelled and the turn ends `interrupted` (the message starts the
-  next turn). Non-acting tools never wait. Deadlines come from each tool's timeout_s.
+  next turn). Non-acting tools never wait. The waits and the clean-up are `action_waits.py`.
 
 Running each call and recording it (for the model and for the TurnRecord) is `turn_calls.py`.
 """
@@ -18,13 +18,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from enum import Enum
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from phanthy_common.sentences import bound_speech, complete_sentences, unspoken
 
 from ..brains.base import BrainReply, BrainRequest, BrainUnavailable, Message, ToolCallRequest
 from .action_tracker import CANCELLED, FAILED, TIMEOUT, TrackedAction
+from .action_waits import ActionWaits, Wait
 from .context import notice_message
 from .events import Event
 from .heard import heard_text
@@ -39,11 +39,6 @@ MAX_REPLY_CHARS = 4000
 WAIT_TOOL = "wait_for_actions"  # built-in: the ACP wait without ending the turn
 SKIPPED_FOR_INPUT = ("not run: the visitor said something new before this call ran; "
                      "decide again with it")
-
-
-class Wait(Enum):
-    DONE = "done"  # every outstanding action is terminal
-    MESSAGE = "message"  # a steering message arrived first
 
 
 class TurnRunner:
@@ -67,7 +62,8 @@ class TurnRunner:
         self._unspoken: List[str] = []  # reply text there was no speech tool to say
         self._said_while_written = ""  # the start of the current step's reply, said while it was written
         self.dialogue_state_raw: Any = None  # the finish call's raw arguments (voice turns)
-        self.calls = TurnCalls(host, self.turn_id, self._calls, self._messages, self._wait_for)
+        self.waits = ActionWaits(host)
+        self.calls = TurnCalls(host, self.turn_id, self._calls, self._messages, self.waits.ended)
         self.result = TurnResult(
             self.turn_id, host.session, self.triggers[0].source if self.triggers else "",
             self.inputs, self._calls, "", "finished",
@@ -95,20 +91,17 @@ class TurnRunner:
         except asyncio.CancelledError:
             # interrupt mode or the turn timeout: the core cancelled us and said why
             result.end_reason = self._cancel_reason() or "cancelled"
-            self._stop_everything(f"turn {result.end_reason}")
-            await self._confirm_cancels()
+            await self.waits.cancel_all(f"turn {result.end_reason}")
         except BrainUnavailable as exc:
             log.error("turn %s: no brain could answer: %s", self.turn_id, exc)
             result.end_reason, result.error = "error", f"brain unavailable: {exc}"
             host.hooks.fire("on_error")
-            self._stop_everything("brain unavailable")
-            await self._confirm_cancels()
+            await self.waits.cancel_all("brain unavailable")
         except Exception as exc:  # a bug must end the turn, not the agent
             log.exception("turn %s failed", self.turn_id)
             result.end_reason, result.error = "error", f"{type(exc).__name__}: {exc}"
             host.hooks.fire("on_error")
-            self._stop_everything("internal error")
-            await self._confirm_cancels()
+            await self.waits.cancel_all("internal error")
         finally:
             self.thinking = False
             result.t_end = host.clock()
@@ -161,8 +154,7 @@ class TurnRunner:
         self.result.end_reason = "error"
         self.result.error = f"step limit ({self.cfg.max_steps}) reached"
         log.error("turn %s: %s", self.turn_id, self.result.error)
-        self._stop_everything("step limit")
-        await self._confirm_cancels()
+        await self.waits.cancel_all("step limit")
 
     async def _say_prepared(self, text: str) -> None:
         """A prepared turn (group conversations): its words come with the request and are said
@@ -274,7 +266,7 @@ class TurnRunner:
                 self.calls.skip(rest, "not run: it came after finish")
                 return ended
             if call.name == WAIT_TOOL:
-                waited = await self._wait_actions(before_acting=True)
+                waited = await self.waits.settled(before_acting=True)
                 self.calls.result(call, {"status": "new input" if waited is Wait.MESSAGE else "done"})
                 if waited is Wait.MESSAGE:
                     self.calls.skip(rest, SKIPPED_FOR_INPUT)
@@ -296,7 +288,7 @@ class TurnRunner:
                 log.warning("turn %s: %s", self.turn_id, exc)
                 self.calls.reject(call, str(exc))
                 continue
-            if tool.decl.acting and await self._wait_actions(before_acting=True) is Wait.MESSAGE:
+            if tool.decl.acting and await self.waits.settled(before_acting=True) is Wait.MESSAGE:
                 self.calls.skip([call] + rest, SKIPPED_FOR_INPUT)
                 return False
             self.calls.result(call, await self.calls.execute(tool, args))
@@ -307,11 +299,10 @@ class TurnRunner:
 
     async def _finish(self) -> bool:
         """The ACP wait at the end of the turn; True when the turn ends."""
-        if await self._wait_actions(before_acting=False) is Wait.MESSAGE:
+        if await self.waits.settled(before_acting=False) is Wait.MESSAGE:
             log.info("turn %s: the visitor spoke while finishing: stopping", self.turn_id)
             self.result.end_reason = "interrupted"
-            self._stop_everything("new message while finishing")
-            await self._confirm_cancels()
+            await self.waits.cancel_all("new message while finishing")
             return True
         if self.host.inbox.has_steering() and any(a.status == CANCELLED for a in self._speech_actions()):
             # the visitor cut the robot off (barge-in stopped the speech before the words came)
@@ -334,61 +325,11 @@ class TurnRunner:
             if self.cfg.speak_tool:  # configured, but no driver offers it (now)
                 self._unspoken.append(text)
             return  # a text-only deployment (agent.speak_tool ""): the reply is in the TurnRecord
-        if await self._wait_actions(before_acting=True) is Wait.MESSAGE:
+        if await self.waits.settled(before_acting=True) is Wait.MESSAGE:
             return
         outcome = await self.calls.execute(tool, {"text": text})
         if outcome.get("status") == FAILED:
             log.error("turn %s: could not speak: %s", self.turn_id, outcome.get("error"))
-
-    # --- waiting (the ACP) -----------------------------------------------------------------
-    async def _wait_actions(self, before_acting: bool) -> Wait:
-        """Wait until every outstanding action is terminal and no visitor's words are on their
-        way (VAD says someone speaks: hold for the transcript). A steering message ends the
-        wait: before an acting tool always (the model re-plans first), at finish only while
-        something still runs (otherwise the turn is done and the message starts the next)."""
-        host = self.host
-        while True:
-            self._expire()
-            running = bool(host.tracker.outstanding())
-            steering = host.inbox.has_steering()
-            hold = host.words_due_until()
-            if steering and (before_acting or running):
-                return Wait.MESSAGE
-            if not running and (not hold or steering):
-                return Wait.DONE
-            deadlines = [d for d in (host.tracker.next_deadline(), hold) if d]
-            await host.wait_for_change(min(deadlines) if deadlines else None)
-
-    async def _wait_for(self, action: TrackedAction) -> None:
-        while not action.terminal:
-            self._expire()
-            if action.terminal:
-                break
-            await self.host.wait_for_change(action.deadline)
-
-    def _expire(self) -> None:
-        for action in self.host.tracker.expire():
-            log.warning("action %s (%s) timed out: cancelling it", action.action_id, action.tool)
-            self.host.executor.cancel(action.action_id)
-
-    def _stop_everything(self, why: str) -> None:
-        """Interrupt: fire on_interrupt_all and the specific hooks, cancel outstanding actions."""
-        host = self.host
-        host.hooks.fire("on_interrupt_all", *self.cfg.interrupt_hooks)
-        for action in host.tracker.outstanding(acting_only=False):
-            log.info("cancelling %s %s (%s)", action.tool, action.action_id, why)
-            host.executor.cancel(action.action_id)
-
-    async def _confirm_cancels(self) -> None:
-        """Give drivers a moment to confirm cancellation; end the rest locally."""
-        host = self.host
-        deadline = host.clock() + self.cfg.cancel_confirm_timeout_s
-        while host.tracker.outstanding(acting_only=False) and host.clock() < deadline:
-            await host.wait_for_change(deadline)
-        for action in host.tracker.outstanding(acting_only=False):
-            log.warning("driver %s did not confirm cancelling %s in %.1f s", action.driver,
-                        action.action_id, self.cfg.cancel_confirm_timeout_s)
-            host.tracker.abandon(action.action_id, CANCELLED, "cancel not confirmed by the driver")
 
     # --- what the visitor heard ------------------------------------------------------------
     def _speech_actions(self) -> List[TrackedAction]:
