@@ -11,6 +11,7 @@ completion protocol (ACP).
   next turn). Non-acting tools never wait. The waits and the clean-up are `action_waits.py`.
 
 Running each call and recording it (for the model and for the TurnRecord) is `turn_calls.py`.
+Saying the reply (and what of it the visitor heard) is `turn_speech.py`.
 """
 
 from __future__ import annotations
@@ -23,13 +24,13 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 from phanthy_common.sentences import bound_speech, complete_sentences, unspoken
 
 from ..brains.base import BrainReply, BrainRequest, BrainUnavailable, Message, ToolCallRequest
-from .action_tracker import CANCELLED, FAILED, TIMEOUT, TrackedAction
+from .action_tracker import CANCELLED, FAILED, TIMEOUT
 from .action_waits import ActionWaits, Wait
 from .context import notice_message
 from .events import Event
-from .heard import heard_text
 from .tools import ToolError, least_trusted
 from .turn_calls import TurnCalls
+from .turn_speech import TurnSpeech
 from .turn_host import TurnHost, TurnResult
 
 log = logging.getLogger(__name__)
@@ -59,11 +60,11 @@ class TurnRunner:
         self._history_start = 0
         self._calls: List[Dict[str, Any]] = []
         self._final_text = ""
-        self._unspoken: List[str] = []  # reply text there was no speech tool to say
         self._said_while_written = ""  # the start of the current step's reply, said while it was written
         self.dialogue_state_raw: Any = None  # the finish call's raw arguments (voice turns)
         self.waits = ActionWaits(host)
         self.calls = TurnCalls(host, self.turn_id, self._calls, self._messages, self.waits.ended)
+        self.speech = TurnSpeech(host, self.turn_id, self.waits, self.calls.execute)
         self.result = TurnResult(
             self.turn_id, host.session, self.triggers[0].source if self.triggers else "",
             self.inputs, self._calls, "", "finished",
@@ -105,12 +106,21 @@ class TurnRunner:
         finally:
             self.thinking = False
             result.t_end = host.clock()
-            result.reply = self._reply_as_heard()
+            result.reply = self.speech.reply_as_heard(self._final_text)
             result.written = self._final_text
-            self._report_unspoken()
-            result.t_first_audio = self._first_audio()
+            self._record_unspoken()
+            result.t_first_audio = self.speech.first_audio()
             self.calls.settle()
         return result
+
+    def _record_unspoken(self) -> None:
+        """A reply the robot could not say is never recorded as said: `reply` stays empty and
+        the turn says why."""
+        why = self.speech.why_not_spoken()
+        if why and not self.result.error:
+            self.result.error = why
+            if self.result.end_reason == "finished":
+                self.result.end_reason = "error"
 
     def history_messages(self) -> List[Message]:
         """This turn's conversation (inputs onward) for the session history. Tool calls left
@@ -144,7 +154,7 @@ class TurnRunner:
                 self._final_text = reply.content
                 rest = unspoken(reply.content, self._said_while_written)
                 if rest:
-                    await self._say(rest)
+                    await self.speech.say(rest)
             if not calls:
                 if await self._finish():
                     return
@@ -165,7 +175,7 @@ class TurnRunner:
         self.result.t_first_token = self.host.clock()
         self._final_text = text
         self._messages.append(Message("assistant", text))
-        await self._say(bound_speech(text, self.cfg.max_spoken_chars))
+        await self.speech.say(bound_speech(text, self.cfg.max_spoken_chars))
         if not await self._finish():
             self.result.end_reason, self.result.error = "error", "the prepared reply could not be said"
 
@@ -207,7 +217,7 @@ class TurnRunner:
         async def say_while_written(text: str) -> None:
             nonlocal speech_started
             speech_started = True
-            await self._say(text)
+            await self.speech.say(text)
 
         def on_text(delta: str) -> None:
             nonlocal written, speech_while_written
@@ -304,7 +314,7 @@ class TurnRunner:
             self.result.end_reason = "interrupted"
             await self.waits.cancel_all("new message while finishing")
             return True
-        if self.host.inbox.has_steering() and any(a.status == CANCELLED for a in self._speech_actions()):
+        if self.host.inbox.has_steering() and any(a.status == CANCELLED for a in self.speech.actions()):
             # the visitor cut the robot off (barge-in stopped the speech before the words came)
             self.result.end_reason = "interrupted"
             return True
@@ -316,51 +326,3 @@ class TurnRunner:
             return False
         self.result.end_reason = "finished"
         return True
-
-    # --- speech ---------------------------------------------------------------------------
-    async def _say(self, text: str) -> None:
-        """Speak reply text through the configured speech tool (an acting tool like any other)."""
-        tool = self.host.speech_tool()
-        if tool is None:
-            if self.cfg.speak_tool:  # configured, but no driver offers it (now)
-                self._unspoken.append(text)
-            return  # a text-only deployment (agent.speak_tool ""): the reply is in the TurnRecord
-        if await self.waits.settled(before_acting=True) is Wait.MESSAGE:
-            return
-        outcome = await self.calls.execute(tool, {"text": text})
-        if outcome.get("status") == FAILED:
-            log.error("turn %s: could not speak: %s", self.turn_id, outcome.get("error"))
-
-    # --- what the visitor heard ------------------------------------------------------------
-    def _speech_actions(self) -> List[TrackedAction]:
-        speech = self.host.speech_tool()
-        if speech is None:
-            return []
-        return [a for a in self.host.tracker.for_turn(self.turn_id)
-                if a.driver == speech.driver and a.tool == speech.visible_name]
-
-    def _report_unspoken(self) -> None:
-        """A reply the robot could not say is never recorded as said: `reply` stays empty and
-        the turn says why."""
-        if not self._unspoken:
-            return
-        why = (f"reply not spoken: the speech tool {self.cfg.speak_tool!r} is not available "
-               f"(no driver declares it; agent.speak_tool '' for a text-only robot)")
-        log.error("turn %s: %s: %.80r", self.turn_id, why, " ".join(self._unspoken))
-        self.host.emit("not_spoken", self.turn_id, tool=self.cfg.speak_tool, text=why)
-        if not self.result.error:
-            self.result.error = why
-            if self.result.end_reason == "finished":
-                self.result.end_reason = "error"
-
-    def _reply_as_heard(self) -> str:
-        if not self.cfg.speak_tool:
-            return self._final_text
-        parts = [heard_text(a) for a in self._speech_actions()]
-        return " ".join(p for p in parts if p)
-
-    def _first_audio(self) -> float:
-        times = [a.t_first_audio or a.t_first_feedback for a in self._speech_actions()]
-        times = [t for t in times if t]
-        return min(times) if times else 0.0
-
