@@ -19,15 +19,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Sequence, Tuple
 
-from phanthy_common.sentences import bound_speech, complete_sentences, unspoken
+from phanthy_common.sentences import bound_speech, unspoken
 
 from ..brains.base import BrainReply, BrainRequest, BrainUnavailable, Message, ToolCallRequest
 from .action_tracker import CANCELLED, FAILED, TIMEOUT
 from .action_waits import ActionWaits, Wait
 from .context import notice_message
 from .events import Event
+from .streamed_speech import SpeechWhileWritten
 from .tools import ToolError, least_trusted
 from .turn_calls import TurnCalls
 from .turn_speech import TurnSpeech
@@ -60,7 +61,6 @@ class TurnRunner:
         self._history_start = 0
         self._calls: List[Dict[str, Any]] = []
         self._final_text = ""
-        self._said_while_written = ""  # the start of the current step's reply, said while it was written
         self.dialogue_state_raw: Any = None  # the finish call's raw arguments (voice turns)
         self.waits = ActionWaits(host)
         self.calls = TurnCalls(host, self.turn_id, self._calls, self._messages, self.waits.ended)
@@ -144,7 +144,7 @@ class TurnRunner:
         for step in range(self.cfg.max_steps):
             self.result.steps = step + 1
             self._inject_pending()
-            reply = await self._think()
+            reply, said_while_written = await self._think()
             calls = reply.tool_calls[:MAX_TOOL_CALLS_PER_STEP]
             if len(reply.tool_calls) > len(calls):
                 log.warning("turn %s: model asked for %d tool calls; running the first %d",
@@ -152,7 +152,7 @@ class TurnRunner:
             self._messages.append(Message("assistant", reply.content, tool_calls=calls))
             if reply.content.strip():
                 self._final_text = reply.content
-                rest = unspoken(reply.content, self._said_while_written)
+                rest = unspoken(reply.content, said_while_written)
                 if rest:
                     await self.speech.say(rest)
             if not calls:
@@ -202,34 +202,18 @@ class TurnRunner:
         if ended:
             self._messages.append(notice_message(ended))
 
-    async def _think(self) -> BrainReply:
-        """One model step. With `stream_speech`, the reply's first complete sentences are said
-        while the model still writes the rest (`_steps` says the rest): with a model writing
-        ~30 tokens/s, the first audio comes after its first sentence, not after the whole reply.
-        A reply that arrives whole (the speech not yet started when the step returns) is said
-        in one piece."""
+    async def _think(self) -> Tuple[BrainReply, str]:
+        """One model step: the reply (bounded), and the start of it already said while the model
+        wrote it (`agent.stream_speech`, streamed_speech.py; `_steps` says the rest)."""
         host = self.host
-        written = ""
-        speech_while_written: Optional[asyncio.Future] = None
-        speech_started = False
-        self._said_while_written = ""
-
-        async def say_while_written(text: str) -> None:
-            nonlocal speech_started
-            speech_started = True
-            await self.speech.say(text)
+        streamed = SpeechWhileWritten(self.speech.say,
+                                      lambda: self.cfg.stream_speech and host.speech_tool() is not None,
+                                      self.cfg.max_spoken_chars)
 
         def on_text(delta: str) -> None:
-            nonlocal written, speech_while_written
             if not self.result.t_first_token:
                 self.result.t_first_token = host.clock()
-            if speech_while_written is not None or not self.cfg.stream_speech or host.speech_tool() is None:
-                return
-            written += delta
-            ready = bound_speech(complete_sentences(written), self.cfg.max_spoken_chars)
-            if ready.strip():
-                self._said_while_written = ready
-                speech_while_written = asyncio.ensure_future(say_while_written(ready))
+            streamed.on_text(delta)
 
         request = BrainRequest(list(self._messages), [t.spec() for t in host.registry.visible_tools()],
                                on_text)
@@ -238,17 +222,12 @@ class TurnRunner:
         try:
             reply = await host.brain.step(request)
         except BaseException:
-            if speech_while_written is not None:
-                speech_while_written.cancel()  # a started speech is stopped with the turn
+            streamed.cancel()
             raise
         finally:
             self.thinking = False
             host.refresh_state()
-        if speech_while_written is not None and not speech_started:
-            speech_while_written.cancel()  # it never ran: the whole reply is said in one piece
-            self._said_while_written = ""
-        elif speech_while_written is not None:
-            await speech_while_written  # its speak action is started (or skipped) before anything else runs
+        await streamed.settle()
         if not self.result.t_first_token:
             self.result.t_first_token = host.clock()
         if reply.brain and (not self.result.brains or self.result.brains[-1] != reply.brain):
@@ -262,7 +241,7 @@ class TurnRunner:
             log.warning("turn %s: reply of %d characters cut to agent.max_spoken_chars (%d) for speech",
                         self.turn_id, len(reply.content), self.cfg.max_spoken_chars)
             reply.content = bound_speech(reply.content, self.cfg.max_spoken_chars)
-        return reply
+        return reply, streamed.said
 
     async def _run_batch(self, calls: List[ToolCallRequest]) -> bool:
         """Run one step's tool calls in order; True when the turn ended."""
