@@ -10,7 +10,9 @@ completion protocol (ACP).
   outstanding actions are cancelled and the turn ends `interrupted` (the message starts the
   next turn). Non-acting tools never wait. The waits and the clean-up are `action_waits.py`.
 
-Running each call and recording it (for the model and for the TurnRecord) is `turn_calls.py`.
+Which of a step's tool calls run (finish, `wait_for_actions`, refusals, skipping after new
+input) is `tool_batch.py`; running each call and recording it (for the model and for the
+TurnRecord) is `turn_calls.py`.
 Saying the reply (and what of it the visitor heard) is `turn_speech.py`.
 """
 
@@ -23,13 +25,14 @@ from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 from phanthy_common.sentences import bound_speech, unspoken
 
-from ..brains.base import BrainReply, BrainRequest, BrainUnavailable, Message, ToolCallRequest
+from ..brains.base import BrainReply, BrainRequest, BrainUnavailable, Message
 from .action_tracker import CANCELLED, FAILED, TIMEOUT
 from .action_waits import ActionWaits, Wait
 from .context import notice_message
 from .events import Event
 from .streamed_speech import SpeechWhileWritten
-from .tools import ToolError, least_trusted
+from .tool_batch import ToolBatch
+from .tools import least_trusted
 from .turn_calls import TurnCalls
 from .turn_speech import TurnSpeech
 from .turn_host import TurnHost, TurnResult
@@ -38,9 +41,6 @@ log = logging.getLogger(__name__)
 
 MAX_TOOL_CALLS_PER_STEP = 16
 MAX_REPLY_CHARS = 4000
-WAIT_TOOL = "wait_for_actions"  # built-in: the ACP wait without ending the turn
-SKIPPED_FOR_INPUT = ("not run: the visitor said something new before this call ran; "
-                     "decide again with it")
 
 
 class TurnRunner:
@@ -65,6 +65,7 @@ class TurnRunner:
         self.waits = ActionWaits(host)
         self.calls = TurnCalls(host, self.turn_id, self._calls, self._messages, self.waits.ended)
         self.speech = TurnSpeech(host, self.turn_id, self.waits, self.calls.execute)
+        self.batch = ToolBatch(host, self.turn_id, self.calls, self.waits)
         self.result = TurnResult(
             self.turn_id, host.session, self.triggers[0].source if self.triggers else "",
             self.inputs, self._calls, "", "finished",
@@ -159,7 +160,7 @@ class TurnRunner:
                 if await self._finish():
                     return
                 continue
-            if await self._run_batch(calls):
+            if await self.batch.run(calls, self.role, self._finish_call):
                 return
         self.result.end_reason = "error"
         self.result.error = f"step limit ({self.cfg.max_steps}) reached"
@@ -243,48 +244,10 @@ class TurnRunner:
             reply.content = bound_speech(reply.content, self.cfg.max_spoken_chars)
         return reply, streamed.said
 
-    async def _run_batch(self, calls: List[ToolCallRequest]) -> bool:
-        """Run one step's tool calls in order; True when the turn ended."""
-        for index, call in enumerate(calls):
-            rest = calls[index + 1:]
-            if call.name == "finish":
-                self.dialogue_state_raw = call.arguments
-                ended = await self._finish()
-                self.calls.result(call, {"status": "turn ended" if ended else
-                                         "not finished yet: read the action updates"})
-                self.calls.skip(rest, "not run: it came after finish")
-                return ended
-            if call.name == WAIT_TOOL:
-                waited = await self.waits.settled(before_acting=True)
-                self.calls.result(call, {"status": "new input" if waited is Wait.MESSAGE else "done"})
-                if waited is Wait.MESSAGE:
-                    self.calls.skip(rest, SKIPPED_FOR_INPUT)
-                    return False
-                continue
-            tool = self.host.registry.resolve(call.name)
-            if tool is None:
-                self.calls.reject(call, f"unknown tool {call.name!r}; available: " + ", ".join(
-                    t.visible_name for t in self.host.registry.visible_tools()))
-                continue
-            if not tool.decl.allows(self.role):
-                log.warning("turn %s: %s refused for role %s", self.turn_id, call.name, self.role)
-                self.calls.reject(call, f"{call.name} is not allowed in this conversation (the sender "
-                                   f"is a {self.role}; it needs {' or '.join(tool.decl.x_roles)})")
-                continue
-            try:
-                args = self.host.registry.parse_args(tool, call.arguments)
-            except ToolError as exc:
-                log.warning("turn %s: %s", self.turn_id, exc)
-                self.calls.reject(call, str(exc))
-                continue
-            if tool.decl.acting and await self.waits.settled(before_acting=True) is Wait.MESSAGE:
-                self.calls.skip([call] + rest, SKIPPED_FOR_INPUT)
-                return False
-            self.calls.result(call, await self.calls.execute(tool, args))
-            if rest and self.host.inbox.has_steering():
-                self.calls.skip(rest, SKIPPED_FOR_INPUT)
-                return False
-        return False
+    async def _finish_call(self, arguments) -> bool:
+        """The model called `finish` (its arguments carry a voice turn's dialogue_state)."""
+        self.dialogue_state_raw = arguments
+        return await self._finish()
 
     async def _finish(self) -> bool:
         """The ACP wait at the end of the turn; True when the turn ends."""
