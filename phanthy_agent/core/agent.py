@@ -31,6 +31,7 @@ from .tools import INTERRUPT_HOOKS, LOAD_SKILL, ROLES, RegisteredTool, ToolRegis
 from .turn import TurnRunner
 from .turn_host import TurnResult
 from .voice_conversation import VoiceConversation
+from .words_due import WordsDue
 
 log = logging.getLogger(__name__)
 
@@ -149,9 +150,7 @@ class AgentCore:
         self._turn: Optional[TurnHandle] = None  # the running turn
         self._starts: List[Event] = []  # events that start the next turn (idle or interrupt)
         self._busy = False
-        self._words_due_until = 0.0  # a visitor is speaking: their transcript is on its way
-        self._visitor_speaking = False
-        self._words_arrived = False  # a final transcript came since the visitor last (re)started
+        self._words_due = WordsDue(clock, config.transcript_grace_s, config.words_due_max_s)
         self._changed = asyncio.Event()
         self._stopping = False
         self._last_status: Optional[AgentStatus] = None
@@ -177,11 +176,8 @@ class AgentCore:
             if routing.decision is Decision.INTERRUPT or routing.decision is Decision.START:
                 self._starts.append(event)  # a turn is already being cancelled
                 return routing
-        if event.is_transcript and event.is_final:
-            self._words_arrived = True
-            if self._words_due_until:
-                self._words_due_until = 0.0  # the words arrived, whatever becomes of them
-                self._signal_change()
+        if event.is_transcript and event.is_final and self._words_due.arrived():
+            self._signal_change()  # the words arrived (whatever becomes of them): the waits look again
         routing = self.inbox.submit(event, busy=self._busy, in_flight_texts=self._in_flight(),
                                     speaking=self.current_state() == "speaking",
                                     turn_session=self._turn_session(),
@@ -232,21 +228,10 @@ class AgentCore:
         """VAD onset or resume (True) / offset (False): while a visitor speaks, and briefly
         after, their words are on their way; acting tools and `finish` wait for them (bounded)
         instead of acting past them."""
-        now = self.clock()
-        if speaking and not self._visitor_speaking:
+        if speaking and not self._words_due.visitor_speaking:
             self.hooks.fire("on_hearing")  # the face can show it is listening
         self.conversation.apply(self.voice.speech(speaking))
-        self._visitor_speaking = speaking
-        if speaking:  # an onset, or speech resuming after a pause: more words are on their way
-            self._words_arrived = False
-            self._words_due_until = now + self.config.words_due_max_s
-        elif self._words_arrived:
-            # the ASR handed the words out at the pause hint, before the VAD's end of speech
-            # (a final before the offset): nothing more to wait for (measured: re-arming here cost 2 s in 8 %
-            # of voice turns)
-            self._words_due_until = 0.0
-        else:
-            self._words_due_until = now + self.config.transcript_grace_s
+        self._words_due.speech(speaking)
         self._signal_change()
 
     def wake(self, keyword: str) -> None:
@@ -258,12 +243,12 @@ class AgentCore:
     def recognition_failed(self, error: str) -> None:
         """The ASR failed on what a visitor said (voice/transcript with `error`)."""
         log.error("speech recognition failed: %s", error)
-        self._words_due_until = 0.0  # no words are coming
+        self._words_due.none_coming()
         self.conversation.apply(self.voice.recognition_failed())
 
     def words_due_until(self) -> float:
         """Until when a visitor's words are due (they are speaking, or just stopped), 0.0 when none are."""
-        return self._words_due_until if self._words_due_until > self.clock() else 0.0
+        return self._words_due.until()
 
     def update_manifest(self, driver: str, tools_json: str) -> List[str]:
         errors = self.registry.update_manifest(driver, tools_json)
