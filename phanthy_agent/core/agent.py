@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 import logging
 import uuid
 from typing import Callable, Dict, List, Optional, Protocol, Sequence, Tuple
@@ -27,6 +26,7 @@ from .events import Event, InterruptMode, SteerFrom
 from .executor import ToolExecutor
 from .hooks import HookDispatcher
 from .inbox import Decision, Inbox, InboxConfig, Routing
+from .speaker_verdict import SpeakerVerdict
 from .tools import INTERRUPT_HOOKS, LOAD_SKILL, ROLES, RegisteredTool, ToolRegistry
 from .turn import TurnRunner
 from .turn_host import TurnResult
@@ -154,8 +154,7 @@ class AgentCore:
         self._changed = asyncio.Event()
         self._stopping = False
         self._last_status: Optional[AgentStatus] = None
-        self._speaker_yielded_at = 0.0  # when the speaker last stopped because a visitor spoke
-        self._awaiting_verdict: List[Tuple[Event, float]] = []  # dropped while speaking, until when
+        self._verdict = SpeakerVerdict(clock, config.speaker_verdict_s)
         executor.bind(self._on_done, self._on_feedback)
 
     # --- input -----------------------------------------------------------------------------
@@ -181,15 +180,13 @@ class AgentCore:
         routing = self.inbox.submit(event, busy=self._busy, in_flight_texts=self._in_flight(),
                                     speaking=self.current_state() == "speaking",
                                     turn_session=self._turn_session(),
-                                    speaker_yielded=self._speaker_yielded(),
+                                    speaker_yielded=self._verdict.yielded(),
                                     turn_speakers=self._turn_speakers())
         text = f"{routing.reason} | {event.text[:200]}" if routing.reason else event.text[:200]
         if routing.decision is Decision.DROP:
             log.info("dropped event from %s: %s", event.source, routing.reason)
             if routing.awaits_speaker:  # unless the speaker stops for these words (its verdict)
-                now = self.clock()
-                self._awaiting_verdict = [(e, d) for e, d in self._awaiting_verdict if d >= now][-8:]
-                self._awaiting_verdict.append((event, now + self.config.speaker_verdict_s))
+                self._verdict.await_verdict(event)
         for old in routing.superseded:
             self.emit("dropped", self._turn_id(), text=f"superseded by a newer transcript | {old.text[:200]}")
         if routing.decision is Decision.START:
@@ -357,10 +354,6 @@ class AgentCore:
                               self.tracker.outstanding(), self.tracker.take_unreported(),
                               tuple(self.peers), self.session)
 
-    def _speaker_yielded(self) -> bool:
-        at = self._speaker_yielded_at
-        return bool(at) and self.clock() - at <= self.config.speaker_verdict_s
-
     def _turn_session(self) -> Optional[str]:
         """The session of the running turn, or of the turn about to start; None when idle."""
         if self._turn is not None:
@@ -429,12 +422,9 @@ class AgentCore:
             self.tracker.playback(utterance_id, heard_text, playing=state == "playing", stamp=stamp)
 
     def _on_action_change(self, action: TrackedAction) -> None:
-        if action.terminal and _stopped_for_visitor(action):
-            self._speaker_yielded_at = now = self.clock()  # the speaker judged: their words are a request
-            taken, self._awaiting_verdict = [e for e, d in self._awaiting_verdict if d >= now], []
-            for event in taken:
-                log.info("the speaker stopped for %.60r: taking it after all", event.text)
-                asyncio.get_running_loop().call_soon(self.submit, event)
+        for event in self._verdict.taken(action):  # the speaker judged: their words are a request
+            log.info("the speaker stopped for %.60r: taking it after all", event.text)
+            asyncio.get_running_loop().call_soon(self.submit, event)
         self.emit("action_done", action.turn_id, tool=action.tool, action_id=action.action_id,
                   status=action.status, text=action.error or action.result_json[:200])
         self._signal_change()
@@ -446,13 +436,3 @@ class AgentCore:
         if event.speaker in self.config.speaker_roles and is_voice(event):
             return self.config.speaker_roles[event.speaker]  # an enrolled voice, verified by the asr
         return self.config.speech_role if event.is_transcript else self.config.default_role
-
-
-def _stopped_for_visitor(action: TrackedAction) -> bool:
-    """The speaker's verdict on a speech action: it stopped because a visitor talked over it."""
-    if '"stopped_by"' not in action.result_json:
-        return False
-    try:
-        return json.loads(action.result_json).get("stopped_by") == "visitor"
-    except (ValueError, AttributeError):
-        return False
