@@ -21,6 +21,7 @@ from ..conversation.history_store import HistoryStore
 from ..conversation.sessions import Sessions, is_voice
 from ..conversation.voice_machine import EXIT_PHRASES, VoiceLines, VoiceMachine, VoiceTimeouts
 from .action_tracker import ActionTracker, TrackedAction
+from .agent_status import AgentStatus, StatusPublisher, state_of
 from .context import ContextBuilder, ConversationHistory, StatusSnapshot
 from .events import Event, InterruptMode, SteerFrom
 from .executor import ToolExecutor
@@ -34,8 +35,6 @@ from .voice_conversation import VoiceConversation
 from .words_due import WordsDue
 
 log = logging.getLogger(__name__)
-
-STATE_HOOKS = {"thinking": "on_thinking", "speaking": "on_speaking", "idle": "on_idle"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -91,15 +90,6 @@ class TurnHandle:
         return True
 
 
-@dataclasses.dataclass(frozen=True)
-class AgentStatus:
-    state: str
-    voice_state: str
-    session: str
-    outstanding_actions: int
-    brain: str
-
-
 class AgentSink(Protocol):
     def state(self, status: AgentStatus) -> None: ...
     def turn(self, result: TurnResult) -> None: ...
@@ -153,7 +143,7 @@ class AgentCore:
         self._words_due = WordsDue(clock, config.transcript_grace_s, config.words_due_max_s)
         self._changed = asyncio.Event()
         self._stopping = False
-        self._last_status: Optional[AgentStatus] = None
+        self._status = StatusPublisher(self.sink.state, self.hooks.fire)
         self._verdict = SpeakerVerdict(clock, config.speaker_verdict_s)
         executor.bind(self._on_done, self._on_feedback)
 
@@ -377,16 +367,8 @@ class AgentCore:
     # --- state -----------------------------------------------------------------------------
     def current_state(self) -> str:
         runner = self._turn.runner if self._turn is not None else None
-        if runner is not None and runner.thinking:
-            return "thinking"
-        outstanding = self.tracker.outstanding()
-        speech = self.speech_tool()
-        if speech is not None and any(a.tool == speech.visible_name and a.driver == speech.driver
-                                      for a in outstanding):
-            return "speaking"
-        if outstanding:
-            return "acting"
-        return "thinking" if (runner is not None or self._busy) else "idle"
+        return state_of(runner is not None and runner.thinking, runner is not None or self._busy,
+                        self.tracker.outstanding(), self.speech_tool())
 
     def refresh_state(self) -> None:
         """The facts changed (a turn, an action, speech): tell the voice machine whether the
@@ -397,16 +379,8 @@ class AgentCore:
 
     def publish_status(self) -> None:
         """Publish the agent's state if it changed (and fire the state's hook)."""
-        state = self.current_state()
-        status = AgentStatus(state, self.voice.state.value, self.session,
-                             len(self.tracker.outstanding()), self.last_brain or "")
-        if status == self._last_status:
-            return
-        previous = self._last_status.state if self._last_status else ""
-        self._last_status = status
-        if state != previous and state in STATE_HOOKS:
-            self.hooks.fire(STATE_HOOKS[state])
-        self.sink.state(status)
+        self._status.publish(AgentStatus(self.current_state(), self.voice.state.value, self.session,
+                                         len(self.tracker.outstanding()), self.last_brain or ""))
 
     # --- executor callbacks ----------------------------------------------------------------
     def _on_done(self, action_id: str, status: str, result_json: str, error: str) -> None:
