@@ -81,6 +81,24 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def open_console(pw, port: int, timeout_s: float = 30.0):
+    """Chromium with the console at `port` open and connected, once the server answers."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/console", timeout=1)
+            break
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+    browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+    page = browser.new_page()
+    page.goto(f"http://127.0.0.1:{port}/console")
+    page.wait_for_selector("#conn[data-state=open]", timeout=20_000)
+    return browser, page
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--turns", type=int, default=12)
@@ -108,18 +126,8 @@ def main() -> None:
 
     try:
         wait_for(lambda: speech.get_subscription_count() > 0, 30, "the robot")
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/console", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.2)
         with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-            page = browser.new_page()
-            page.goto(f"http://127.0.0.1:{port}/console")
-            page.wait_for_selector("#conn[data-state=open]", timeout=20_000)
+            browser, page = open_console(pw, port)
             for i in range(args.turns):
                 say(f"question {i}", i + 1)
                 time.sleep(0.3)

@@ -106,6 +106,11 @@ class SentenceEncoder:
         self._lock = threading.Lock()  # one encode at a time: the tokenizer's state is shared
         self.dim = int(self._run(["a"]).shape[1])
 
+    def knows(self, word: str) -> bool:
+        """Whether `word` (lowercase) is one whole token of the model's vocabulary: a word it
+        knows, not one it has to piece together (a typo, a rare name)."""
+        return self._tokenizer.token_to_id(word) is not None
+
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         texts = [str(t)[:MAX_CHARS] for t in texts]
         if not texts:

@@ -13,7 +13,7 @@ import numpy as np
 
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 
-from phanthy.msg import AgentState, AudioFrame, Transcript, VoiceActivity, WakeWord
+from phanthy.msg import AgentState, AudioFrame, GroupEvent, Transcript, VoiceActivity, WakeWord
 
 from phanthy_common.text_rules import is_echo
 
@@ -147,6 +147,7 @@ class AsrNode(ManagedNode):
             ProfileStore(speakers["profiles"]), submit=self._speaker_worker.submit,
             robot_voice_s=speakers["robot_voice_s"])
         self.create_subscription(AudioFrame, "audio/out", self._on_played, AUDIO_QOS)
+        self.create_subscription(GroupEvent, "phanthy/group", self._on_group, EVENTS_QOS)
         self.get_logger().info(f"speaker attribution on (model {encoder.id})")
 
     def _on_played(self, msg: AudioFrame) -> None:
@@ -201,6 +202,12 @@ class AsrNode(ManagedNode):
             if not active and self.speakers is not None and self._speaker_reset:
                 self.speakers.conversation_ended()
         self.listen_gate.set_conversation(active)
+
+    def _on_group(self, msg: GroupEvent) -> None:
+        """Group conversations have no voice session: the proactive node says when a group left."""
+        if msg.kind == "ended" and self.speakers is not None and self._speaker_reset:
+            self.get_logger().info(f"the group left ({msg.reason}): speaker ids start over")
+            self.speakers.conversation_ended()
 
     def _transcript_wake(self, phrase: str, t: float) -> None:
         self._wake_pub.publish(WakeWord(header=header(t), keyword=phrase, score=1.0, source="transcript"))

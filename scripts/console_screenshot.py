@@ -1,6 +1,7 @@
 """Makes docs/console.png: the console of an in-process robot (scripted brain, simulated speaker)
-in headless Chromium, after a typed turn, with two people speaking (speaker ids) and an
-intervention with its evidence, taken while the robot speaks.
+in headless Chromium, after a typed turn, with two people speaking (speaker ids), an
+intervention with its evidence and a fleet of three robots (this one, one speaking, one gone),
+taken while the robot speaks.
 
     .venv/bin/python scripts/console_screenshot.py [docs/console.png]
 """
@@ -15,7 +16,7 @@ from playwright.sync_api import sync_playwright
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "test"), str(ROOT / "test" / "graph")]
-from phanthy.msg import Intervention, Transcript  # noqa: E402
+from phanthy.msg import Intervention, PeerAnnounce, Transcript  # noqa: E402
 from phanthy_common.convert import header  # noqa: E402
 from support.graph import RELIABLE, Graph  # noqa: E402
 from test_channels_graph import CHROMIUM, CHROMIUM_ARGS  # noqa: E402  (test/graph is not a package)
@@ -29,8 +30,12 @@ def main() -> None:
     rclpy.init()
     g = Graph(pathlib.Path(tempfile.mkdtemp()),
               [{"content": "The cafe is on the ground floor, next to the shop."}, {"content": LONG}],
-              nodes=("collector", "agent", "speaker", "face", "chat_web", "health"),
-              params={"chat_web": {"port": 0}, "speaker": {"sim.ms_per_char": 60.0}})
+              nodes=("collector", "agent", "speaker", "face", "chat_web", "health", "peers"),
+              params={"chat_web": {"port": 0, "peers.self_id": "guide-1"}, "speaker": {"sim.ms_per_char": 60.0},
+                      "agent": {"peers.self_id": "guide-1"},
+                      "peers": {"peer_id": "guide-1", "description": "museum guide robot, main entrance",
+                                "console_url": "https://guide-1.local:8765/console"}})
+    others = g.probe.create_publisher(PeerAnnounce, "/phanthy/peers", RELIABLE)
     words = g.probe.create_publisher(Transcript, "voice/transcript", RELIABLE)
     interventions = g.probe.create_publisher(Intervention, "phanthy/interventions", RELIABLE)
 
@@ -43,6 +48,9 @@ def main() -> None:
             page = browser.new_page(viewport={"width": 1400, "height": 1050})
             page.goto(f"http://127.0.0.1:{g.nodes['chat_web'].port}/console")
             page.wait_for_selector("#conn[data-state=open]", timeout=20_000)
+            others.publish(PeerAnnounce(header=header(time.time()), peer_id="guide-3", ttl_s=1.0,
+                                        description="guide robot, first floor", agent_state="idle",
+                                        voice_state="LISTENING"))  # announced once: gone by the picture
             page.fill("#say", "where is the cafe?")
             page.keyboard.press("Enter")
             g.wait_turns(1)
@@ -54,7 +62,11 @@ def main() -> None:
             page.wait_for_selector("body[data-playback=playing]", timeout=30_000)
             time.sleep(2.0)
             heard("speaker_2", "oh so it is older than", False)
-            time.sleep(1.0)
+            others.publish(PeerAnnounce(header=header(time.time()), peer_id="guide-2", ttl_s=6.0,
+                                        description="guide robot, cafe", agent_state="speaking",
+                                        voice_state="PLAYING", console_url="https://guide-2.local:8765/console"))
+            page.wait_for_selector("#fleet tr[data-peer=guide-3][data-status=gone]", timeout=20_000)
+            page.wait_for_selector("#fleet tr[data-peer=guide-2][data-status=online]", timeout=20_000)
             page.screenshot(path=str(out), full_page=True)
             browser.close()
     finally:

@@ -19,7 +19,7 @@ from typing import Any, Callable, Deque, Dict, List, Optional, OrderedDict, Set
 log = logging.getLogger(__name__)
 
 # topic-fed kinds: latest only (the page keeps its own history as it watches)
-LATEST = ("state", "activity", "playback", "wake")
+LATEST = ("state", "activity", "playback", "wake", "fleet")
 MAX_TEXT = 4000
 SEND_QUEUE = 1000  # messages waiting for one slow page; past that it is dropped (it reconnects)
 
@@ -36,7 +36,6 @@ class ConsoleState:
         self.events: "OrderedDict[str, List[dict]]" = collections.OrderedDict()  # turn id -> events
         self.interventions: "OrderedDict[str, dict]" = collections.OrderedDict()
         self.health: Dict[str, dict] = {}
-        self.peers: Dict[str, dict] = {}
         self.keep_items = keep_items
 
     def apply(self, kind: str, stamp: float, data: dict) -> dict:
@@ -64,13 +63,11 @@ class ConsoleState:
                 self.interventions.popitem(last=False)
         elif kind == "health":
             self.health[str(data.get("node", ""))] = message
-        elif kind == "peer":
-            self.peers[str(data.get("peer_id", ""))] = message
         return message
 
     def snapshot(self) -> List[dict]:
         """The messages that bring a new page up to date, oldest first."""
-        out = list(self.health.values()) + list(self.peers.values()) + list(self.timings)
+        out = list(self.health.values()) + list(self.timings)
         kept = {str(t["data"].get("turn_id", "")) for t in self.turns}
         for turn in self.turns:  # finished turns with their events, so they can be replayed
             out += self.events.get(str(turn["data"].get("turn_id", "")), [])

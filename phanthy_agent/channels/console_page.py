@@ -47,6 +47,8 @@ CONSOLE_PAGE = """<!doctype html>
   .evidence { font-size: .8rem; color: #345; border-left: 3px solid var(--line); padding-left: .4rem; margin: .2rem 0; }
   form { display: flex; gap: .4rem; } form input { flex: 1; padding: .35rem; font: inherit; }
   .sr { position: absolute; left: -9999px; }
+  #fleet tr[data-status=gone] { color: var(--muted); text-decoration: line-through; }
+  #fleet .what { display: block; font-size: .75rem; color: var(--muted); } #fleet .peer-heard { white-space: nowrap; }
 </style>
 </head>
 <body>
@@ -103,9 +105,9 @@ CONSOLE_PAGE = """<!doctype html>
     <h2>Nodes</h2>
     <table><thead><tr><th>node</th><th>state</th><th>health</th></tr></thead><tbody id="health"></tbody></table>
   </section>
-  <section aria-label="peers">
-    <h2>Peers</h2>
-    <ul class="list" id="peers"></ul>
+  <section aria-label="fleet">
+    <h2>Fleet</h2>
+    <table><thead><tr><th>robot</th><th>state</th><th>heard</th></tr></thead><tbody id="fleet"></tbody></table>
   </section>
 </main>
 <script>
@@ -114,7 +116,7 @@ const el = (tag, cls, text) => { const e = document.createElement(tag); if (cls)
 const STATES = ["STOPPED", "LISTENING", "RECOGNIZING", "THINKING", "PLAYING"];
 const STAGES = [["voice_to_voice_ms", "voice to voice"], ["asr_ms", "recognizer"], ["agent_ms", "agent"], ["speech_ms", "speech"], ["turn_ms", "whole turn"]];
 const RANK = {OK: 0, WARN: 1, ERROR: 2, STALE: 3};
-const S = {live: false, events: {}, turns: [], timings: {}, latency: {}, nodes: {}, rows: {}, stale: {}, peers: {}, current: "", replaying: null, dirty: false};
+const S = {live: false, events: {}, turns: [], timings: {}, latency: {}, nodes: {}, rows: {}, stale: {}, fleet: {}, current: "", replaying: null, dirty: false};
 window.__console = {stateLatency: [], messages: 0};
 STATES.forEach((s) => $("machine").appendChild(el("span", "", s)));
 
@@ -257,11 +259,29 @@ function drawNode(node) {  // one row, touched only when what it shows changed
   tr.children[2].textContent = worst.level + (worst.level === "OK" ? "" : ": " + (worst.name || "") + " " + worst.message);
   tr.children[2].title = st.map((s) => s.name + ": " + s.level + " " + s.message).join("\\n");
 }
-function onPeer(d, stamp) {
-  S.peers[d.peer_id] = {d, stamp}; const box = $("peers"); box.replaceChildren();
-  for (const id of Object.keys(S.peers).sort()) { const p = S.peers[id];
-    const online = Date.now() / 1000 - p.stamp < p.d.ttl_s;
-    box.appendChild(el("li", "", id + " - " + p.d.description + (online ? " (online)" : " (gone)"))); }
+function onFleet(d) {  // every robot heard on /phanthy/peers; rows updated in place (a focused link stays)
+  const seen = new Set();
+  d.peers.forEach((p, i) => {
+    seen.add(p.peer_id); let tr = S.fleet[p.peer_id];
+    if (!tr) {
+      tr = S.fleet[p.peer_id] = el("tr"); tr.dataset.peer = p.peer_id;
+      const who = el("td"); who.appendChild(el("span", "name")); who.appendChild(el("span", "what"));
+      tr.append(who, el("td", "peer-state"), el("td", "peer-heard"));
+    }
+    const box = $("fleet"); if (box.children[i] !== tr) box.insertBefore(tr, box.children[i] || null);
+    const name = tr.querySelector(".name"), url = /^https?:\\/\\//.test(p.console_url) ? p.console_url : "";
+    if (name.dataset.url !== url || name.dataset.id !== p.peer_id) {
+      name.dataset.url = url; name.dataset.id = p.peer_id;
+      const label = p.peer_id + (p.this_robot ? " (this robot)" : "");
+      if (url) { const a = el("a", "", label); a.href = url; a.title = "open " + p.peer_id + "'s console"; name.replaceChildren(a); }
+      else name.replaceChildren(document.createTextNode(label));
+    }
+    tr.querySelector(".what").textContent = p.description;
+    tr.dataset.status = p.online ? "online" : "gone"; tr.dataset.agentState = p.agent_state || "";
+    tr.querySelector(".peer-state").textContent = p.online ? (p.agent_state || "-") + (p.voice_state ? " / " + p.voice_state : "") : "gone";
+    tr.querySelector(".peer-heard").textContent = p.heard_s_ago.toFixed(p.heard_s_ago < 10 ? 1 : 0) + " s ago";
+  });
+  for (const id of Object.keys(S.fleet)) if (!seen.has(id)) { S.fleet[id].remove(); delete S.fleet[id]; }
 }
 function handle(m) {
   window.__console.messages++;
@@ -278,7 +298,7 @@ function handle(m) {
     case "timing": S.timings[d.turn_id] = d; break;
     case "intervention": onIntervention(d); break;
     case "health": onHealth(d); break;
-    case "peer": onPeer(d, m.stamp); break;
+    case "fleet": onFleet(d); break;
     case "error": $("conn").textContent = m.error; break;
   }
 }

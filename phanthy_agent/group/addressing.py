@@ -43,6 +43,9 @@ class AddressDetector:
         """voice/wake: a wake word was heard at t."""
         self._wake_at = t
 
+    def forget(self) -> None:
+        self._wake_at = None
+
     def classify(self, text: str, t: float) -> Address:
         """A final transcript that ended at t."""
         stripped = text.strip()

@@ -86,6 +86,15 @@ class Backbone:
         self.recent.append(turn)
         return self.ledger.observe(turn.text, turn.index, robot=True)
 
+    def forget(self) -> None:
+        """The group left: its turns, its open points, what the robot told it and the exhibit it
+        talked about are forgotten (the next group starts from nothing)."""
+        self.recent.clear()
+        self.ledger.forget()
+        forget = getattr(self.monitor, "forget", None)  # a monitor that keeps state (the focus)
+        if forget is not None:
+            forget()
+
     def still_needed(self, intervention: Intervention, turn: Turn) -> Optional[str]:
         """Does this turn make a pending intervention pointless (someone said it meanwhile)?"""
         claim = intervention.claim_ref

@@ -178,6 +178,18 @@ class Floor:
         item, self.hand_raised = self.hand_raised, None
         return [LowerHand()] + self._say(item)
 
+    def forget(self, reason: str) -> List[Effect]:
+        """The group left: what waits for it (queued, a raised hand) is dropped. What the robot is
+        saying right now ends on its own (`finished`)."""
+        effects: List[Effect] = []
+        for item in list(self.queue):
+            self.queue.remove(item)
+            effects += self._end(item, "dropped", reason)
+        if self.hand_raised is not None:
+            item, self.hand_raised = self.hand_raised, None
+            effects = [LowerHand()] + self._end(item, "dropped", reason) + effects
+        return effects
+
     def started(self, request_id: str) -> None:
         if self._request is not None and self._request[0] == request_id:
             self._request = (request_id, self.clock(), True)

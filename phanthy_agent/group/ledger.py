@@ -124,5 +124,9 @@ class ClaimLedger:
             claim.state, claim.why = ClaimState.OPEN, "not delivered"
             self.said_keys.pop(claim.key, None)
 
+    def forget(self) -> None:
+        """A new group: no open points, nothing said to it yet, no cooldown from the last one."""
+        self.claims, self.said_keys, self.last_intervention_at = [], {}, None
+
     def open_claims(self) -> List[Claim]:
         return [c for c in self.claims if c.state is ClaimState.OPEN]

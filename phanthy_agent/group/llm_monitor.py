@@ -73,6 +73,10 @@ class LlmMonitor:
         self.client = client
 
     # --- the interface ---------------------------------------------------------------------------
+    def forget(self) -> None:
+        """A new group: the offline monitor's focus (the exhibit) is the group's."""
+        self.offline.forget()
+
     def assess(self, turn: Turn, recent: Sequence[Turn] = ()) -> Finding:
         fallback = self.offline.assess(turn, recent)  # keeps the focus current; the answer if the model fails
         reply = self._ask(self._prompt(turn.text, recent, fallback))

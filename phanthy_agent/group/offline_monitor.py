@@ -83,6 +83,10 @@ class OfflineMonitor:
             return self.question(turn, utterance, focus, base)
         return self.statement(turn, utterance, focus, base)
 
+    def forget(self) -> None:
+        """A new group: no exhibit in focus from the last one's talk (a pinned one stays)."""
+        self.focus.reset()
+
     # --- questions -----------------------------------------------------------------------------
     def answer_for(self, text: str, utterance: Utterance, focus: str) -> Optional[Tuple[Hit, str, str, object]]:
         """The sentence of the focus exhibit that answers a question: (hit, value as written,

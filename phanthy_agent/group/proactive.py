@@ -7,7 +7,9 @@ an ordinary turn among people (through the backbone: monitor, guard, ledger, gat
 (floor.py) decides when an intervention is said; the agent says it in a prepared turn
 (FloorRequest `say`, TurnRecord back with what was heard) and ends that turn when a visitor
 speaks over it (`stop`). The robot's own turns go to the ledger too: what it said, it does not
-repeat. Thread-safe: one lock (the node judges transcripts on a worker thread).
+repeat. A group that has been silent for `GroupSession.end_after_s` is over (group_session.py):
+its conversation is forgotten and `GroupEnded` goes out (the node announces it on phanthy/group).
+Thread-safe: one lock (the node judges transcripts on a worker thread).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from phanthy_common.interruption import InterruptionPolicy
 from .addressing import AddressDetector
 from .backbone import Backbone, Intervention
 from .floor import ANSWER_KINDS, Changed, Floor, LowerHand, RaiseHand, Say, Stop
+from .group_session import GroupEnded, GroupSession
 from .monitor import Turn
 from .utterances import is_question
 
@@ -46,14 +49,15 @@ class Publish:
     intervention: Intervention  # a snapshot: publish it on phanthy/interventions
 
 
-Output = Union[Request, Publish]
+Output = Union[Request, Publish, GroupEnded]
 
 
 class ProactiveCore:
     def __init__(self, backbone: Backbone, floor: Floor, address: AddressDetector,
                  clock: Callable[[], float], policy: InterruptionPolicy = InterruptionPolicy(),
-                 direct_source: str = "speech"):
+                 direct_source: str = "speech", group: Optional[GroupSession] = None):
         self.backbone, self.floor, self.address = backbone, floor, address
+        self.group = group or GroupSession()
         self.clock = clock
         self.policy = policy
         self.direct_source = direct_source  # the trigger_source of a direct answer's turn
@@ -71,28 +75,34 @@ class ProactiveCore:
         t = self.clock() if t is None else t
         speaker = "" if speaker in UNKNOWN_SPEAKERS else speaker
         with self._lock:
-            address = self.address.classify(text, t)
-            turn = Turn(self.turn_index, speaker, text, t)
-            self.turn_index += 1
-            if address.addressed:
-                self.floor.transcript(t, ordinary=False, request=False)
-                if address.grant or (self.floor.hand_raised is not None and not is_question(address.text)):
-                    return self._out(self.floor.grant())
-                if not is_question(address.text):
-                    log.info("addressed, but not a question: %r (left to the people)", address.text[:80])
-                    return []
-                answer = self.backbone.answer(turn, address.text)
-                log.info("direct question %r -> %s %s", address.text[:80], answer.kind, answer.citations)
-                return self._out(self.floor.offer(answer))
-            self.backbone.hear(turn)
-            effects = []
-            for waiting in self.floor.queue + ([self.floor.hand_raised] if self.floor.hand_raised else []):
-                why = self.backbone.still_needed(waiting, turn)
-                if why:
-                    effects += self.floor.drop(waiting.id, f"a visitor said it: {why}")
-            asks = self.policy.judge(text, confidence, duration_ms).is_request
-            effects += self.floor.transcript(t, ordinary=True, request=asks)
-            return self._out(effects) + self._gate()
+            ended = self._group_over(t)
+            self.group.heard(speaker, t)
+            return ended + self._transcript(text, speaker, t, duration_ms, confidence)
+
+    def _transcript(self, text: str, speaker: str, t: float, duration_ms: int, confidence: float) -> List[Output]:
+        """One visitor's turn (under the lock): addressed to the robot, or among the people."""
+        address = self.address.classify(text, t)
+        turn = Turn(self.turn_index, speaker, text, t)
+        self.turn_index += 1
+        if address.addressed:
+            self.floor.transcript(t, ordinary=False, request=False)
+            if address.grant or (self.floor.hand_raised is not None and not is_question(address.text)):
+                return self._out(self.floor.grant())
+            if not is_question(address.text):
+                log.info("addressed, but not a question: %r (left to the people)", address.text[:80])
+                return []
+            answer = self.backbone.answer(turn, address.text)
+            log.info("direct question %r -> %s %s", address.text[:80], answer.kind, answer.citations)
+            return self._out(self.floor.offer(answer))
+        self.backbone.hear(turn)
+        effects = []
+        for waiting in self.floor.queue + ([self.floor.hand_raised] if self.floor.hand_raised else []):
+            why = self.backbone.still_needed(waiting, turn)
+            if why:
+                effects += self.floor.drop(waiting.id, f"a visitor said it: {why}")
+        asks = self.policy.judge(text, confidence, duration_ms).is_request
+        effects += self.floor.transcript(t, ordinary=True, request=asks)
+        return self._out(effects) + self._gate()
 
     def wake(self, t: Optional[float] = None) -> List[Output]:
         """voice/wake: binds to the next transcript; gives a raised hand the floor at once."""
@@ -135,7 +145,20 @@ class ProactiveCore:
 
     def tick(self) -> List[Output]:
         with self._lock:
-            return self._out(self.floor.tick()) + self._gate()
+            return self._group_over(self.clock()) + self._out(self.floor.tick()) + self._gate()
+
+    # --- the group --------------------------------------------------------------------------------
+    def _group_over(self, now: float) -> List[Output]:
+        """The group has been silent long enough: forget it (not while the robot speaks to it)."""
+        if not self.group.over(now) or self.floor.current is not None:
+            return []
+        ended = self.group.end()
+        log.info("the group is over (%s): %d turns of %s; its conversation is forgotten", ended.reason,
+                 ended.turns, ", ".join(ended.speakers) or "unknown speakers")
+        effects = self.floor.forget(f"the group left ({ended.reason})")
+        self.backbone.forget()
+        self.address.forget()
+        return self._out(effects) + self._discarded() + [ended]
 
     # --- out -----------------------------------------------------------------------------------
     def _gate(self) -> List[Output]:

@@ -17,7 +17,10 @@ from phanthy_common.lexical import STOPWORDS
 
 from .quantities import UNITS, singular
 
-WH_START = re.compile(r"^(?:so|and|but|hey|um|uh|well|wait|oh|okay|ok)?[\s,]*"
+# what people say before the question itself ("hmm how heavy is it", "so um, when was it
+# found"): a recognizer drops the question mark and the commas, so the words must do
+FILLERS = r"(?:so|and|but|hey|hmm+|hm+|mm+|um+|uh+|er+|erm|ah+|huh|well|wait|oh|okay|ok|now|right|like)"
+WH_START = re.compile(rf"^(?:{FILLERS}[\s,]+)*"
                       r"(what|what's|whats|when|where|who|who's|whom|whose|which|why|how|is|are|was|were|"
                       r"do|does|did|can|could|has|have|had|will|would)\b", re.IGNORECASE)
 TAG_QUESTION = re.compile(r"\b(do you know|any idea|i wonder|wonder how|wonder what|wonder when|"
@@ -69,7 +72,7 @@ measure measures measured height length""".split())
 GENERIC = frozenset("""think thought guess really actually wow huh yeah right mean sure pretty
 maybe probably apparently read sign says said panel kind sort thing stuff one bit lot whole
 believe remember heard he she they him them his her hers their theirs sorry wait idea good hmm
-question wonder okay oh no yes did does do""".split())
+question wonder okay oh no yes did does do between among during into onto out upon via""".split())
 IRREGULAR = {"found": "find", "teeth": "tooth", "ate": "eat", "grew": "grow", "dug": "dig",
              "caught": "catch", "laid": "lay", "stood": "stand", "took": "take", "went": "go",
              "made": "make", "built": "build", "fell": "fall", "saw": "see", "led": "lead",
@@ -145,6 +148,9 @@ def stem(word: str) -> str:
     for ending in ("ing", "ed", "es", "s"):
         if len(word) > len(ending) + (2 if ending == "s" else 3) and word.endswith(ending) and not word.endswith("ss"):
             word = word[:-len(ending)]
+            if ending in ("ing", "ed") and len(word) > 2 and word[-1] == word[-2] and word[-1] not in "lsz":
+                word = word[:-1]  # "digging" -> "dig", "stopped" -> "stop" ("falling" keeps "fall")
+            word = SYNONYMS.get(word, word)  # "digging" -> "dig" -> "find"
             break
     return word[:6]
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import socket
 import threading
 import time
 
@@ -83,7 +84,10 @@ class WebChatNode(ChannelNode):
         p = self.params
         console = p.get("console.enabled", True, "serve the operator's console at /console")
         keep_turns = p.get("console.keep_turns", 20, "finished turns a console that opens late catches up on")
-        self.console = ConsoleBridge(self, keep_turns) if console else None
+        self_id = p.get("peers.self_id", socket.gethostname(),
+                        "this robot's peer id (the peers driver's peer_id): marked as this robot in the fleet")
+        gone_s = p.get("console.peers_gone_s", 30.0, "a silent robot stays listed as gone this long, then is dropped")
+        self.console = ConsoleBridge(self, keep_turns, self_id, gone_s) if console else None
         self.web = WebChat(self.publish, host=p.get("host", "127.0.0.1", "bind address (loopback by default)"),
                            port=p.get("port", 8765, "TCP port (0 = any free port)"),
                            token=p.get("token", "", "required on every request when set (needed off loopback)"),

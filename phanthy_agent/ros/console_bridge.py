@@ -3,6 +3,10 @@ keeps no state of its own: what it shows is what these topics carried), a visito
 as a Transcript on voice/transcript (source `web_console`), and "stop the robot": the interrupt
 hooks every driver declared (on_interrupt_speak, on_interrupt_motion, on_interrupt_all), sent
 as Tool goals, as the agent does on an interruption.
+
+The fleet: every robot announcing on /phanthy/peers (this one too), kept in a PeerDirectory on
+this machine's clock and sent to the pages as one `fleet` message whenever what it shows changes
+and every second (how long ago each robot was heard; online, gone after its ttl, then dropped).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from phanthy.msg import (AgentEvent, AgentState, Intervention, PeerAnnounce, Pla
                          TurnRecord, TurnTiming, VoiceActivity, WakeWord)
 from phanthy_common.convert import clean_text, from_time, header, message_to_dict
 from phanthy_common.lifecycle import DIAGNOSTICS_TOPIC
+from phanthy_common.peers import PeerDirectory
 from phanthy_common.qos import LATCHED
 
 from ..channels.console import ConsoleHub, console_message
@@ -46,12 +51,12 @@ FEEDS = (
     ("playback", Playback, "speaker/playback", RELIABLE),
     ("timing", TurnTiming, "phanthy/turn_timing", RELIABLE),
     ("intervention", Intervention, "phanthy/interventions", RELIABLE),
-    ("peer", PeerAnnounce, "/phanthy/peers", RELIABLE),
 )
+FLEET_PERIOD_S = 1.0
 
 
 class ConsoleBridge:
-    def __init__(self, node: Node, keep_turns: int = 20):
+    def __init__(self, node: Node, keep_turns: int = 20, self_id: str = "", peers_gone_s: float = 30.0):
         self.node = node
         self.hub = ConsoleHub(self.say, self.stop, keep_turns)
         self.registry = ToolRegistry()
@@ -62,6 +67,10 @@ class ConsoleBridge:
             node.create_subscription(msg_type, topic, lambda msg, k=kind: self._feed(k, msg), qos)
         node.create_subscription(DiagnosticArray, DIAGNOSTICS_TOPIC, self._on_diagnostics, 50)
         node.create_subscription(ToolManifest, "phanthy/tools", self._on_manifest, MANIFESTS)
+        self.fleet = PeerDirectory(time.monotonic, self_id, linger_s=peers_gone_s, keep_self=True)
+        node.create_subscription(PeerAnnounce, "/phanthy/peers", self._on_peer, RELIABLE)
+        node.create_timer(FLEET_PERIOD_S, self._publish_fleet)
+        self._fleet_shown = False
 
     def _feed(self, kind: str, msg) -> None:
         data = console_message(message_to_dict(msg))
@@ -71,6 +80,19 @@ class ConsoleBridge:
             except ValueError:
                 data["tool_calls"] = []
         self.hub.publish(kind, data.get("stamp") or time.time(), data)
+
+    def _on_peer(self, msg: PeerAnnounce) -> None:
+        before = self.fleet.get(msg.peer_id)
+        back = self.fleet.announce(msg.peer_id, msg.description, msg.ttl_s, msg.agent_state, msg.voice_state,
+                                   msg.console_url)
+        if back or self.fleet.changed(msg.peer_id, before):  # new, back, or showing something else
+            self._publish_fleet()
+
+    def _publish_fleet(self) -> None:
+        peers = self.fleet.fleet()
+        if peers or self._fleet_shown:  # once more when the last robot is dropped
+            self.hub.publish("fleet", time.time(), {"peers": peers})
+        self._fleet_shown = bool(peers)
 
     def _on_diagnostics(self, msg: DiagnosticArray) -> None:
         if not msg.status:

@@ -6,7 +6,8 @@ In:  voice/transcript (every final Transcript; speaker_id tells people apart), v
      voice/wake, phanthy/agent_state, phanthy/agent_events, phanthy/turns, audio/in (energy,
      `energy_topic`).
 Out: phanthy/interventions (Intervention, on every change), phanthy/floor_requests
-     (FloorRequest: the agent says an intervention in a prepared turn), the evidence page.
+     (FloorRequest: the agent says an intervention in a prepared turn), phanthy/group
+     (GroupEvent `ended`: the group left, its conversation is forgotten), the evidence page.
 Transcripts are judged on a worker thread (an `llm` monitor may take seconds); callbacks only
 queue and translate.
 """
@@ -22,9 +23,9 @@ import time
 import numpy as np
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 
-from phanthy.msg import (AgentEvent, AgentState, AudioFrame, FloorRequest, Intervention as InterventionMsg,
+from phanthy.msg import (AgentEvent, AgentState, AudioFrame, FloorRequest, GroupEvent, Intervention as InterventionMsg,
                          Transcript, TurnRecord, VoiceActivity, WakeWord)
-from phanthy_common.convert import clean_text, from_time, header
+from phanthy_common.convert import clean_text, from_time, header, to_time
 from phanthy_common.health import OK, WARN, Status
 from phanthy_common.lifecycle import ManagedNode
 from phanthy_common.params import Params
@@ -35,6 +36,7 @@ from ..group.documents import DocumentLibrary
 from ..group.evidence_page import EvidencePage
 from ..group.factory import LlmSettings, build_backbone, document_paths
 from ..group.floor import Floor, FloorConfig
+from ..group.group_session import GroupEnded, GroupSession
 from ..group.ledger import GateConfig
 from ..group.proactive import ProactiveCore, Publish, Request
 
@@ -75,6 +77,8 @@ class ProactiveNode(ManagedNode):
         exhibit = p.get("exhibit", "", "the document the robot stands at ('' = inferred from the talk)")
         names = p.get("names", ["robot", "jarvis"], "the robot's names: a turn that calls it is addressed to it")
         wake_phrases = p.get("wake_phrases", ["hey robot", "hey jarvis"], "phrases that address the robot")
+        group_ends_after_s = p.get("group_ends_after_s", 120.0, "nobody spoke for this long: the group is over (its "
+                                   "conversation forgotten, speaker ids start over); 0 = never")
         direct_source = p.get("direct_source", "speech", "trigger_source of a direct answer's turn")
         energy_topic = p.get("energy_topic", "", "AudioFrame topic for the room's energy ('' = none)")
         web_enabled = p.get("web.enabled", True, "serve the evidence page")
@@ -87,11 +91,12 @@ class ProactiveNode(ManagedNode):
         backbone = build_backbone(library, monitor, gate, exhibit, llm)
         clock = lambda: self.get_clock().now().nanoseconds * 1e-9  # noqa: E731
         self.core = ProactiveCore(backbone, Floor(floor, clock), AddressDetector(names, wake_phrases), clock,
-                                  p.interruption(), direct_source)
+                                  p.interruption(), direct_source, GroupSession(group_ends_after_s))
         self.library = library
 
         self._interventions = self.create_publisher(InterventionMsg, "phanthy/interventions", RELIABLE)
         self._requests = self.create_publisher(FloorRequest, "phanthy/floor_requests", RELIABLE)
+        self._group = self.create_publisher(GroupEvent, "phanthy/group", RELIABLE)
         self.create_subscription(Transcript, "voice/transcript", self._on_transcript, RELIABLE)
         self.create_subscription(VoiceActivity, "voice/activity", self._on_activity, RELIABLE)
         self.create_subscription(WakeWord, "voice/wake", self._on_wake, RELIABLE)
@@ -190,6 +195,10 @@ class ProactiveNode(ManagedNode):
                     turns_late=max(0, int(item.turns_late)), reason=item.reason, heard=item.heard))
                 if self.page is not None:
                     self.page.show(item)
+            elif isinstance(out, GroupEnded):
+                self._group.publish(GroupEvent(header=header(now), kind="ended", reason=out.reason,
+                                               speakers=list(out.speakers), turns=out.turns,
+                                               started=to_time(out.started), last_heard=to_time(out.last_heard)))
             elif isinstance(out, Request):
                 self._requests.publish(FloorRequest(header=header(now), id=out.id, command=out.command,
                                                     trigger_source=out.trigger_source, input=out.input[:1000],

@@ -70,6 +70,22 @@ def test_the_ids_start_over_when_the_voice_session_ends(ros, whisper, speaker_en
         mic.close()
 
 
+def test_the_ids_start_over_when_the_proactive_node_says_the_group_left(ros, whisper, speaker_encoder, tmp_path):
+    from phanthy.msg import GroupEvent
+    from support.graph import RELIABLE
+
+    mic = microphone(ros, whisper, speaker_encoder, **{"speakers.profiles": str(tmp_path / "none.sqlite3")})
+    try:  # group conversations: no voice session opens or closes
+        assert [utter(mic, voice(v, t)).speaker_id for v, t in ALTERNATING[:2]] == ["speaker_1", "speaker_2"]
+        group = mic.node.create_publisher(GroupEvent, "phanthy/group", RELIABLE)
+        wait_for(lambda: group.get_subscription_count() > 0, 10, "the asr node on phanthy/group")
+        group.publish(GroupEvent(kind="ended", reason="nobody spoke for 120 s", speakers=["speaker_1", "speaker_2"]))
+        wait_for(lambda: mic.asr.speakers.attributor.speakers == [], 10, "the speakers forgotten")
+        assert utter(mic, voice(*ALTERNATING[3])).speaker_id == "speaker_1", "the next group's first voice"
+    finally:
+        mic.close()
+
+
 def test_an_enrolled_voice_gets_its_name_and_an_unenrolled_one_does_not(ros, whisper, speaker_encoder, tmp_path):
     store = ProfileStore(str(tmp_path / "speakers.sqlite3"))
     enrollment = ["Hello, I look after the collections in the east wing.",

@@ -3,6 +3,7 @@ topics, a turn's timeline appears (and replays), what the operator types reaches
 visitor's words, the stop button (and Escape) stops the robot speaking, speaker ids and
 interventions with their evidence are shown."""
 
+import contextlib
 import time
 
 import pytest
@@ -17,20 +18,27 @@ LONG = ("Welcome to the museum. Our collection covers four floors: the dinosaur 
         "minerals, the history of flight and the garden of the senses, with a cafe on the ground floor.")
 
 
-@pytest.fixture
-def console(graph_factory):
-    g = graph_factory([{"content": "The cafe is on the ground floor."}, {"content": LONG}],
-                      nodes=("collector", "agent", "speaker", "face", "chat_web", "health"),
-                      params={"chat_web": {"port": 0}, "speaker": {"sim.ms_per_char": 60.0}})
+@contextlib.contextmanager
+def console_page(g):
+    """Graph g's console, open and connected, in headless Chromium."""
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             page.goto(f"http://127.0.0.1:{g.nodes['chat_web'].port}/console")
             page.wait_for_selector("#conn[data-state=open]", timeout=20_000)
-            yield g, page
+            yield page
         finally:
             browser.close()
+
+
+@pytest.fixture
+def console(graph_factory):
+    g = graph_factory([{"content": "The cafe is on the ground floor."}, {"content": LONG}],
+                      nodes=("collector", "agent", "speaker", "face", "chat_web", "health"),
+                      params={"chat_web": {"port": 0}, "speaker": {"sim.ms_per_char": 60.0}})
+    with console_page(g) as page:
+        yield g, page
 
 
 def test_the_console_shows_the_states_and_a_typed_turn_with_its_timeline(console):

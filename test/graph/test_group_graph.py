@@ -109,6 +109,27 @@ def test_in_hand_raise_mode_the_face_shows_a_raised_hand_until_a_visitor_gives_t
     assert [s for _, s in states(g)][:3] == ["pending", "hand_raised", "speaking"]
 
 
+def test_when_the_group_leaves_its_raised_hand_is_lowered_and_the_group_announced_over(graph_factory):
+    from std_msgs.msg import String
+    from rclpy.qos import DurabilityPolicy, QoSProfile
+    from phanthy.msg import GroupEvent
+    g = group_graph(graph_factory, mode="hand_raise", group_ends_after_s=4.0, **{"web.enabled": False})
+    face = Collect(g.probe, String, "face/state", QoSProfile(depth=10, durability=DurabilityPolicy.TRANSIENT_LOCAL))
+    groups = Collect(g.probe, GroupEvent, "phanthy/group", RELIABLE)
+    wait_for(lambda: g.nodes["proactive"].count_subscribers("phanthy/group") > 0, 10, "the group topic matched")
+    talk(g, ("visitor_1", "Look at this whale skeleton."),
+         ("visitor_2", "I read her heart weighed 600 kilograms."),
+         ("visitor_1", "Wow."),
+         ("visitor_2", "Really big."))
+    face.wait(lambda ms: any(m.data == "hand_raised" for m in ms), 20, "the raised hand on the face")
+    [ended] = groups.wait(lambda ms: len(ms) >= 1, 20, "the group over after 4 s of silence")
+    assert ended.kind == "ended" and list(ended.speakers) == ["visitor_1", "visitor_2"] and ended.turns == 4
+    dropped = g.interventions.wait(lambda ms: any(m.state == "dropped" for m in ms), 10, "the point dropped")
+    assert "the group left" in next(m for m in dropped if m.state == "dropped").reason
+    face.wait(lambda ms: ms[-1].data != "hand_raised", 10, "the hand lowered")
+    assert g.turns.snapshot() == [], "nobody is left to tell"
+
+
 def test_phanthy_run_starts_the_proactive_node_from_its_section():
     from phanthy_agent.cli import configured_nodes
     _, names = configured_nodes("group.yaml")

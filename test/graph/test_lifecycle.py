@@ -118,6 +118,31 @@ def test_an_inactive_driver_refuses_calls_and_a_node_configured_at_start_refuses
         loop.stop()
 
 
+def test_an_inactive_peers_driver_leaves_the_fleet_and_rejoins_when_activated(probe):
+    from phanthy.msg import PeerAnnounce
+    from phanthy_drivers.peers import FLEET_QOS, PeersDriver
+    peer_id = f"lc-{uuid.uuid4().hex[:6]}"
+    peers = PeersDriver(namespace=f"/lc{uuid.uuid4().hex[:6]}", parameter_overrides=[
+        Parameter("peer_id", value=peer_id), Parameter("announce_period_s", value=0.2)])
+    announced = Collect(probe, PeerAnnounce, "/phanthy/peers", FLEET_QOS)
+    diagnostics = Collect(probe, DiagnosticArray, "/diagnostics", 50)
+    mine = lambda: [m for m in announced.snapshot() if m.peer_id == peer_id]  # noqa: E731
+    reports = lambda: sum(1 for a in diagnostics.snapshot()  # noqa: E731
+                          if a.status and a.status[0].hardware_id == peers.get_fully_qualified_name())
+    group = spin(peers, probe)
+    try:
+        wait_for(lambda: len(mine()) >= 2, 20, "its announcements")
+        peers.trigger_deactivate()
+        before, heard = len(mine()), reports()
+        # two more health reports of the node (1 s apart): at least five announcement periods
+        wait_for(lambda: reports() >= heard + 2, 20, "two health reports of the inactive node")
+        assert len(mine()) <= before + 1, "an inactive driver serves no calls, so it does not announce itself"
+        peers.trigger_activate()
+        wait_for(lambda: len(mine()) >= before + 3, 20, "announcements once active again")
+    finally:
+        group.stop()
+
+
 def latest(diagnostics: Collect, name: str):
     for array_msg in reversed(diagnostics.snapshot()):
         for status in array_msg.status:

@@ -73,6 +73,12 @@ def said(ex):
      {"tour_id": "dinosaurs-1300", "tickets": 4, "name": "Ada Lovelace"}),
     ("is my member card still active? the number is F-1001", "lookup_membership", {"member_id": "F-1001"}),
     ("which tours can I still join", "list_tours", {}),
+    # typos, a name after "name's", a member number said as digits, "walk with us"
+    ("i wnat two tikets for the one o'clock dinosaur tuor, name's Grace Hopper", "book_tickets",
+     {"tour_id": "dinosaurs-1300", "tickets": 2, "name": "Grace Hopper"}),
+    ("could you check my membership, number 40917", "lookup_membership", {"member_id": "40917"}),
+    ("would you walk with us to the shop", "navigate_to", {"place": "gift_shop"}),
+    ("cafe please", "navigate_to", {"place": "cafe"}),
 ])
 def test_paraphrases_reach_the_right_tool_with_the_right_arguments(brain, text, tool, args):
     ex = museum(walk_s=1.0)
@@ -97,6 +103,22 @@ def test_off_topic_gets_the_honest_answer_not_a_random_faq_entry(brain):
         assert reply not in FAQ_ANSWERS
         assert not [s for s in ex.started if s.tool != "speak"], f"{text!r} acted"
         assert "language model" in reply or "did you mean" in reply.lower()
+
+
+def test_a_question_about_a_place_is_answered_not_walked_to(brain):
+    ex = museum()
+    converse(brain, ex, ["is the cafe open on sundays?"])
+    assert said(ex) == [next(a for a in FAQ_ANSWERS if a.startswith("The cafe"))]
+    assert not ex.calls("navigate_to")
+
+
+@pytest.mark.parametrize("text", ["will it rain this afternoon", "is the bookshop in town open late",
+                                  "can you book me a taxi to the station"])
+def test_what_the_museum_does_not_do_gets_the_honest_answer(brain, text):
+    ex = museum()
+    converse(brain, ex, [text])
+    [reply] = said(ex)
+    assert "language model" in reply and not [s for s in ex.started if s.tool != "speak"]
 
 
 def test_the_capabilities_answer_is_short_and_has_no_empty_names(brain):

@@ -81,3 +81,8 @@ def test_threads_may_share_the_encoder(encoder):
 
 def test_the_process_shares_one_encoder():
     assert shared_encoder() is shared_encoder()
+
+
+def test_it_knows_a_word_as_a_whole_but_not_a_typo(encoder):
+    assert encoder.knows("ticket") and encoder.knows("desperate")
+    assert not encoder.knows("tikcet") and not encoder.knows("wnat")

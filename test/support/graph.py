@@ -29,8 +29,8 @@ def overrides(params: Dict) -> List[Parameter]:
 class Graph:
     def __init__(self, tmp_path: pathlib.Path, replies: Optional[list] = None,
                  nodes=("collector", "agent", "speaker", "base", "face"),
-                 params: Optional[Dict[str, Dict]] = None, extra_nodes=()):
-        self.ns = f"/t{uuid.uuid4().hex[:8]}"
+                 params: Optional[Dict[str, Dict]] = None, extra_nodes=(), ns: Optional[str] = None):
+        self.ns = ns or f"/t{uuid.uuid4().hex[:8]}"  # a fixed one for robots of a fleet
         self.record = tmp_path / "requests.jsonl"
         params = {k: dict(v) for k, v in (params or {}).items()}
         agent = params.setdefault("agent", {})

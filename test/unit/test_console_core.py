@@ -24,6 +24,13 @@ def test_a_late_page_gets_the_latest_state_and_the_finished_turns_with_their_eve
     assert replay == [("event", "a"), ("event", "a"), ("turn", "a"), ("event", "b"), ("state", "idle")]
 
 
+def test_a_late_page_gets_the_latest_fleet_only():
+    state = ConsoleState()
+    state.apply("fleet", 1.0, {"peers": [{"peer_id": "robot-b", "online": True}]})
+    state.apply("fleet", 2.0, {"peers": [{"peer_id": "robot-b", "online": False}]})
+    assert [(m["type"], m["data"]["peers"][0]["online"]) for m in state.snapshot()] == [("fleet", False)]
+
+
 def test_the_console_keeps_a_bounded_history():
     state = ConsoleState(keep_turns=3, keep_items=5)
     for i in range(50):

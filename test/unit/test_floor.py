@@ -111,6 +111,20 @@ def test_a_whole_delivery_is_delivered():
     assert states(f.finished(request, TEXT)) == ["delivered"]
 
 
+def test_an_intervention_talked_over_again_and_again_is_dropped():
+    clock = FakeClock(100.0)
+    f = floor(clock, max_attempts=2)
+    clock.advance(2.0)
+    request = says(f.offer(item()))[0].request_id
+    f.transcript(t=clock())  # the visitor who spoke over it
+    assert says(f.finished(request, "Just a small", interrupted=True)) == []
+    clock.advance(2.0)
+    request = says(f.tick())[0].request_id  # said again at the next opening
+    effects = f.finished(request, "Just a small", interrupted=True)
+    assert states(effects)[-1] == "dropped" and "yielded too often" in effects[-1].intervention.reason
+    assert not f.busy()
+
+
 def test_it_expires_when_the_conversation_moved_on():
     clock = FakeClock(100.0)
     f = floor(clock, usefulness_s=45.0, usefulness_turns=6)

@@ -13,6 +13,7 @@ from phanthy_agent.group.monitor import Finding, Label, Turn
 from phanthy_agent.group.offline_monitor import OfflineMonitor, Thresholds
 from phanthy_agent.group.quantities import extract, same_value
 from phanthy_agent.group.repair import repaired_by
+from phanthy_agent.group.utterances import content_words, coverage, is_question
 from support.group import OverlapRetriever, library
 
 LOOSE = Thresholds(on_topic=0.2, answer=0.3, claim=0.2, relation=0.2, paraphrase=0.9, answer_floor=0.2)
@@ -101,6 +102,19 @@ def test_a_question_the_documents_do_not_answer_is_unanswerable():
     assert finding.label is Label.UNANSWERABLE
 
 
+def test_a_question_said_after_a_filler_and_without_its_question_mark_is_a_gap():
+    finding = monitor().assess(Turn(3, "A", "hmm how heavy was her heart"))  # as a recognizer writes it
+    assert finding.label is Label.GAP and finding.citations == ("whale:3",)
+    assert is_question("so um, when was it found") and not is_question("Hmm, that is a lot.")
+
+
+def test_another_form_of_a_word_still_covers_what_a_question_asks():
+    dig = content_words("How many hours did the dig take?")
+    assert coverage(dig, content_words("Digging the skeleton out took 30,000 hours.")) == 1.0
+    pegs = content_words("how many minutes between pegs falling")
+    assert coverage(pegs, content_words("About one peg falls every 50 minutes.")) == 1.0, "'between' is no topic"
+
+
 # --- the self-repair guard -------------------------------------------------------------------------
 WRONG_HEART = monitor().assess(Turn(0, "A", "Her heart weighed 600 kilograms."))
 
@@ -150,13 +164,21 @@ def test_an_unanswered_question_gets_the_answer():
     assert [s.kind for s in said] == ["gap"] and "180 kilograms" in said[0].text
 
 
+def test_an_unanswerable_question_among_visitors_stays_silent():
+    b = backbone()
+    said = run(b, ["How much did it cost to insure the whale skeleton?", "No idea.", "Hmm.", "Cool.", "Yes."])
+    assert said == [] and b.ledger.claims == [], "the robot never invents an answer"
+
+
 def test_a_repeat_is_suppressed():
     b = backbone()
     first = run(b, ["Her heart weighed 600 kilograms.", "Wow.", "Okay."])
     assert len(first) == 1
     again = []
     for turn in turns("Her heart weighed 600 kilograms, right.", "Hmm.", "Yes.", start=10):
-        b.hear(turn)
+        heard = b.hear(turn)
+        if turn.index == 10:
+            assert heard.finding.label is Label.WRONG, "the monitor sees the swap again"
         again.append(b.next_intervention(turn.stamp + 1.5))
     assert again == [None, None, None], "the robot said this point already"
 
@@ -188,6 +210,19 @@ def test_the_citation_check_rejects_numbers_the_cited_sentences_do_not_hold():
     assert "do not hold" in check(Draft("wrong", "", "She was 25 metres long.", ("whale:2",)), lib, finding)
     four = Draft("wrong", "", "One. Two. Three. Four.", ("whale:3",))
     assert "at most 3" in check(four, lib)
+
+
+def test_forgetting_a_group_forgets_the_exhibit_it_talked_about_but_not_a_pinned_one():
+    lib = library()
+    inferred = OfflineMonitor(OverlapRetriever(lib), thresholds=LOOSE)
+    b = Backbone(lib, inferred)
+    b.hear(Turn(0, "A", "Her heart weighed 600 kilograms, this whale."))
+    assert inferred.focus.document == "whale" and b.ledger.claims
+    b.forget()
+    assert inferred.focus.document is None and b.ledger.claims == [] and len(b.recent) == 0
+    pinned = backbone("rex")
+    pinned.forget()
+    assert pinned.monitor.focus.document == "rex"
 
 
 # --- direct questions -------------------------------------------------------------------------------

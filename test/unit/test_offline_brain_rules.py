@@ -88,6 +88,37 @@ def test_words_alone_still_answer_a_plain_faq_question(brain):
     assert "Museum Guest" in calls[0][1]["text"]
 
 
+def test_a_stop_with_a_reassurance_is_still_a_stop(brain):
+    _, calls = step(brain, [said("no, stop, that's fine")])
+    assert calls[0] == ("speak", {"text": "Okay."})
+
+
+def test_see_you_next_time_is_goodbye(brain):
+    _, calls = step(brain, [said("see you next time, robot")])
+    assert calls[-1] == ("finish", {"dialogue_state": "end"}) and "Goodbye" in calls[0][1]["text"]
+
+
+def test_typos_are_mended_against_the_examples_words_for_ranking_only(brain):
+    understanding = brain.policy.understanding
+    assert understanding.spelled("is there wfii in the musuem?") == "is there wifi in the museum?"
+    # a word the examples nearly have is mended; a name nowhere near one stays
+    assert understanding.spelled("Lovelace, a tikcet") == "Lovelace, a ticket"
+
+
+def test_closer_to_an_out_of_scope_example_than_to_anything_it_does_is_the_fallback():
+    cfg = load_intents({"accept": 0.3, "suggest": 0.25,
+                        "out_of_scope": ["what's the weather forecast for tomorrow", "will it rain today"],
+                        "intents": [{"name": "navigate", "tool": "navigate_to",
+                                     "examples": ["take me to the cafe", "show me the way to the shop"]}]})
+    faq = [{"id": "wifi", "questions": ["is there wifi", "what is the wifi password"], "answer": "Yes, free."}]
+    brain = OfflineBrain(cfg, faq, encoder=None)
+    assert brain.policy.understanding.rank("is the weather nice tomorrow", {}) == []
+    _, calls = step(brain, [said("is the weather nice tomorrow")])
+    assert "language model" in calls[0][1]["text"]
+    _, calls = step(brain, [said("is there wifi")])
+    assert calls[0] == ("speak", {"text": "Yes, free."})
+
+
 def test_the_conversation_is_read_back_with_outcomes():
     messages = [said("book it"),
                 Message("assistant", "", [ToolCallRequest("a", "book_tickets", '{"tickets": 2}'),

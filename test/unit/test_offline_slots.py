@@ -48,6 +48,8 @@ def test_a_time_or_a_code_is_not_also_a_count():
 @pytest.mark.parametrize("text, codes", [
     ("booking K7P2QD please", ["K7P2QD"]), ("my member number is F-1001.", ["F-1001"]),
     ("code AAAAAA", ["AAAAAA"]), ("the code is K 7 P 2 Q D", ["K7P2QD"]), ("OK at 3 PM", []),
+    ("my card number is 4417", ["4417"]), ("member 80211, still valid?", ["80211"]),
+    ("2500 people a day", []), ("four tickets", []),
 ])
 def test_codes(text, codes):
     assert [m.value for m in find_codes(text)] == codes
@@ -57,6 +59,9 @@ def test_codes(text, codes):
     ("My name is Marie Curie.", ["Marie Curie"]), ("two tickets for Marie Curie, please", ["Marie Curie"]),
     ("Alan Turing, code M4X9TR.", ["Alan Turing"]), ("I'm Ada", ["Ada"]),
     ("Can I book a tour?", []), ("Which Tour Is It", []),
+    ("look it up, name Lovelace", ["Lovelace"]), ("im Grace, what time is our tour?", ["Grace"]),
+    ("Name Ada Lovelace, code K7P2QD", ["Ada Lovelace"]), ("cancel K7P2QD Hopper", ["Hopper"]),
+    ("two for the space tour, Hopper", ["Hopper"]), ("they claim Smith did it", []),
 ])
 def test_names(text, names):
     assert [m.value for m in find_names(text)] == names
@@ -97,6 +102,14 @@ def test_a_request_fills_what_it_says_and_reports_what_is_out_of_bounds():
     assert "tickets" not in too_many.args and "between 1 and 10" in too_many.problems["tickets"]
 
 
+@pytest.mark.parametrize("text, tickets", [
+    ("a tour for 3 people", 3), ("the one at eleven, for the four of us", 4), ("a ticket please", 1),
+    ("I'd like a place for 2 adults", 2),
+])
+def test_the_number_of_people_is_the_count_and_that_one_is_no_number(text, tickets):
+    assert fill(slots_of(TOOLS["book_tickets"], list(TOOLS)), text).args["tickets"] == tickets
+
+
 def test_an_answer_fills_the_slot_it_was_asked_for():
     slots = {s.name: s for s in slots_of(TOOLS["book_tickets"], list(TOOLS))}
     assert answer(slots["tickets"], "three please") == 3
@@ -118,3 +131,6 @@ def test_the_listed_entry_the_visitor_names():
 def test_the_phrase_a_request_named():
     assert loose_phrase("take me to the moon base please") == "the moon base"
     assert loose_phrase("hello") == ""
+    # the last cue names it, and the venue itself is no place in it
+    assert loose_phrase("we want to see more, can you take me to the planetarium?") == "the planetarium"
+    assert loose_phrase("take me somewhere to sit down in the museum") == "sit down"

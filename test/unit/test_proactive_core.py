@@ -4,17 +4,18 @@ floor requests out (what the node publishes), without ROS."""
 from phanthy_agent.group.addressing import AddressDetector
 from phanthy_agent.group.backbone import Backbone
 from phanthy_agent.group.floor import Floor, FloorConfig
+from phanthy_agent.group.group_session import GroupEnded, GroupSession
 from phanthy_agent.group.ledger import GateConfig
 from phanthy_agent.group.proactive import ProactiveCore, Publish, Request
 from support.fakes import FakeClock
 from test_group_backbone import monitor
 
 
-def core(clock, **floor):
+def core(clock, end_after_s=120.0, **floor):
     m = monitor()
     backbone = Backbone(m.library, m, GateConfig(persistence_turns=2, cooldown_s=0.0))
     return ProactiveCore(backbone, Floor(FloorConfig(opening_silence_s=1.5, **floor), clock), AddressDetector(),
-                         clock)
+                         clock, group=GroupSession(end_after_s))
 
 
 def talk(c, clock, *lines):
@@ -82,3 +83,76 @@ def test_a_refusal_by_the_busy_agent_keeps_it_for_the_next_opening():
     assert published(c.agent_event("floor_refused", say.id, "busy")) == [("wrong", "pending")]
     clock.advance(2.0)
     assert requests(c.tick())
+
+
+# --- one group after another ------------------------------------------------------------------------
+HEART_SWAP = (("visitor_1", "Her heart weighed 600 kilograms."), ("visitor_2", "Wow."), ("visitor_1", "Amazing."))
+
+
+def deliver(c, outputs):
+    [say] = requests(outputs)
+    c.agent_event("turn_started", say.id)
+    return c.turn_record(say.id, say.text, "finished")
+
+
+def ended(outputs):
+    return [o for o in outputs if isinstance(o, GroupEnded)]
+
+
+def test_a_group_silent_for_end_after_s_is_over_and_the_next_group_starts_from_nothing():
+    clock = FakeClock(100.0)
+    c = core(clock, end_after_s=120.0)
+    deliver(c, talk(c, clock, *HEART_SWAP) + c.tick())  # the robot told the first group
+    clock.advance(110.0)
+    assert ended(c.tick()) == [], "two minutes are not over yet"
+    clock.advance(10.0)
+    [group] = ended(c.tick())
+    assert group.speakers == ["visitor_1", "visitor_2"] and group.turns == 3
+    assert "120 s" in group.reason and len(c.backbone.recent) == 0
+    assert c.backbone.ledger.claims == [] and c.group.speakers == []
+    again = talk(c, clock, ("speaker_1", "Her heart weighed 600 kilograms."), ("speaker_2", "Wow."),
+                 ("speaker_1", "Amazing.")) + c.tick()
+    assert "180 kilograms" in requests(again)[0].text, "the new group never heard it: not a repeat for them"
+    assert ended(again) == [] and c.group.speakers == ["speaker_1", "speaker_2"]
+
+
+def test_a_pause_shorter_than_end_after_s_keeps_the_group_and_what_it_was_told():
+    clock = FakeClock(100.0)
+    c = core(clock, end_after_s=120.0)
+    deliver(c, talk(c, clock, *HEART_SWAP) + c.tick())
+    clock.advance(100.0)
+    later = talk(c, clock, *HEART_SWAP) + c.tick()
+    assert ended(later) == [] and requests(later) == [], "the same group heard it already"
+    assert c.group.turns == 6
+
+
+def test_what_waits_for_a_group_that_left_is_dropped_and_a_raised_hand_lowered():
+    clock = FakeClock(100.0)
+    c = core(clock, end_after_s=30.0, mode="hand_raise")
+    assert requests(talk(c, clock, *HEART_SWAP) + c.tick(), "raise_hand")
+    clock.advance(30.0)
+    out = c.tick()
+    assert requests(out, "lower_hand") and ended(out)
+    [dropped] = [o.intervention for o in out if isinstance(o, Publish)]
+    assert dropped.state == "dropped" and "the group left" in dropped.reason
+    assert c.floor.hand_raised is None and c.floor.queue == []
+
+
+def test_the_group_is_not_over_while_the_robot_is_speaking_to_it():
+    clock = FakeClock(100.0)
+    c = core(clock, end_after_s=10.0)
+    [say] = requests(talk(c, clock, *HEART_SWAP) + c.tick())
+    c.agent_event("turn_started", say.id)
+    clock.advance(12.0)
+    assert ended(c.tick()) == []
+    c.turn_record(say.id, say.text, "finished")
+    assert ended(c.tick())
+
+
+def test_end_after_s_zero_keeps_one_group_forever():
+    clock = FakeClock(100.0)
+    c = core(clock, end_after_s=0.0)
+    talk(c, clock, *HEART_SWAP)
+    clock.advance(24 * 3600.0)
+    assert ended(c.tick() + c.transcript("Hello again.", "visitor_3", clock())) == []
+    assert c.group.speakers == ["visitor_1", "visitor_2", "visitor_3"]

@@ -9,6 +9,9 @@ Intents file (YAML), a mapping (a bare list is taken as `intents`):
     capabilities: {intro: "...", faq: "...", max_items: 4}
     action_names: {tool: "walking there"}   # how the sorry line names a failed action
     intents: [...]
+    out_of_scope: ["...", ...]      # what visitors ask that the venue does not do (the town,
+                                    # the weather, trivia): closer to one of these than to
+                                    # anything it does, an utterance gets the honest fallback
 An intent: `name`; `act` (a conversation act: stop, greeting, thanks, goodbye, help, yes, no) or
 `tool` (a driver tool) or `steps` (tools run in order, each filled from the utterance and the
 results before it: a change of booking is [cancel_booking, book_tickets]); `patterns`
@@ -113,6 +116,7 @@ class IntentsFile(pydantic.BaseModel):
     capabilities: Capabilities = Capabilities()
     action_names: Dict[str, str] = {}
     intents: List[Intent] = []
+    out_of_scope: List[str] = []
 
     @pydantic.field_validator("templates")
     @classmethod

@@ -38,6 +38,9 @@ CORRECTION = re.compile(r"^\W*(?:(?:no|nope|sorry|actually|oh|wait|rather|not th
                         r"make it|instead|try|change it to|let's say)\b\W*)+|\W*\b(?:instead|actually)\W*$", re.I)
 REFERENCE = re.compile(r"\b(?:there|it|that(?: place)?|this(?: place)?|the same)\b", re.I)
 GREETING = re.compile(r"^\W*(?:hi|hello|hey|good (?:morning|afternoon|evening))\b", re.I)
+# a question, not a request: a question word or an auxiliary first ("is it alright if ..."), or "?"
+QUESTION = re.compile(r"^\W*(?:(?:so|and|um|excuse me|sorry|hi|hello)\W+)*(?:what|when|where|which|who|why|how|"
+                      r"is|are|am|do|does|did|can|could|may|might|will|would|should|has|have)\b|\?\s*$", re.I)
 SLOT_MARGIN = 0.08  # meanings this close to the best are told apart by the slots the words fill
 MAX_CHAIN = 8  # inputs read back into one request
 MAX_ASKS = 2  # the same question asked again at most this often, then the fallback
@@ -242,7 +245,12 @@ class Policy:
             frame.unknown = loose_phrase(text)
             answers = self.understanding.rank(frame.unknown, {}) if frame.unknown else []
             if answers and answers[0].kind == "faq" and answers[0].score >= self.cfg.accept:
-                return self._frame_for(answers[0], text, index, tools)  # "take me to the cloakroom"
+                entry = self.faq[int(answers[0].key)]
+                value = resolve_enum(entry.id, enums[0].enum, dict(enums[0].aliases)) if entry.id else None
+                if value is None:
+                    return self._frame_for(answers[0], text, index, tools)  # "take me to the cloakroom"
+                # "somewhere to eat": the place whose FAQ entry the words mean
+                frame.args[enums[0].name], frame.unknown = value, ""
         log.info("offline: %r -> %s %s", text, names, frame.args)
         return frame
 
@@ -250,9 +258,13 @@ class Policy:
     def _best(self, ranked: List[Meaning], text: str, tools: Dict[str, dict]) -> Optional[Meaning]:
         """The top meaning; among those within SLOT_MARGIN of it, the request whose required
         arguments the words fill best ("sign us up for the tour at one, four people, name of
-        Ada" is a booking, though "tour" makes it sound like the tour list)."""
+        Ada" is a booking, though "tour" makes it sound like the tour list; "dinosaurs please"
+        is a walk). A question the FAQ answers best stays a question, whatever place it names
+        ("when does the cafe close?" is not a walk to the cafe)."""
         if not ranked:
             return None
+        if ranked[0].kind == "faq" and QUESTION.search(text):
+            return ranked[0]
         close = [m for m in ranked if m.score >= ranked[0].score - SLOT_MARGIN]
         return max(close, key=lambda m: (self._evidence(m, text, tools), m.score))
 

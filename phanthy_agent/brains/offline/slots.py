@@ -20,6 +20,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from .values import (FILLER, Mention, find_codes, find_enum, find_names, find_numbers, find_times, spoken_time,
                      words)
 
+# units that count people, so count tickets, seats, places ("for 2 people", "four of us")
+PEOPLE = {"people", "persons", "person", "us", "adults", "adult", "children", "kids", "guests", "visitors"}
 TIME_PATTERN_HINT = re.compile(r"\[0-2\]|\\d\{1,2\}:|HH:MM|:\[0-5\]")
 YES = re.compile(r"^\W*(?:yes|yeah|yep|sure|ok(?:ay)?|please do|do it|go ahead|correct|right|"
                  r"that's right|absolutely|of course|please)\b", re.I)
@@ -145,14 +147,16 @@ def fill(slots: Sequence[Slot], text: str) -> Filled:
 
 def _assign_numbers(slots: List[Slot], numbers: List[Mention], out: Filled) -> None:
     """A number goes to the slot its unit word names ("50 seats" -> seats or capacity ...), or,
-    with one numeric slot, the first number is its value."""
+    with one numeric slot, the number of people said ("for 2 people", "four of us"), else the
+    first number, one said as a number before an article ("a tour for 2": 2)."""
     free = list(numbers)
     for slot in slots:
         hints = set(words(slot.name + " " + str(slot.schema.get("description", "")) + " " +
                             str(slot.schema.get("title", ""))))
         mention = next((m for m in free if m.text and words(m.text) and words(m.text)[0] in hints), None)
         if mention is None and len(slots) == 1 and free:
-            mention = free[0]
+            people = [m for m in free if m.text.lower() in PEOPLE]
+            mention = (people or [m for m in free if not m.weak] or free)[0]
         if mention is None:
             continue
         free.remove(mention)
@@ -202,10 +206,16 @@ def loose_phrase(text: str) -> str:
     """What a visitor named after "to", "is", "find" ("take me to the moon base" -> "the moon
     base"): the words of an enum slot that matched nothing, for an honest "I don't know ...".
     Empty when the request names nothing."""
-    m = re.search(r"\b(?:to|towards|into|is|are|find|see|visit)\s+(.+)$", text.strip(), re.I)
-    phrase = (m.group(1) if m else "").strip(" .!?,")
-    phrase = re.sub(r"\s+(?:please|now|first|instead)$", "", phrase, flags=re.I)
-    return phrase if 0 < len(phrase.split()) <= 6 else ""
+    text = text.strip()
+    for m in reversed(list(re.finditer(r"\b(?:to|towards|into|is|are|find|see|visit|where's)\s+", text, re.I))):
+        # the last cue names the place ("I need to leave my coat, can you take me to the cloakroom?")
+        phrase = re.split(r"[,.!?;]", text[m.end():])[0].strip()
+        phrase = re.sub(r"\s+(?:please|now|first|instead)$", "", phrase, flags=re.I)
+        # "somewhere to eat in the museum": the venue itself names no place in it
+        phrase = re.sub(r"\s+(?:in|at|inside)\s+(?:the\s+)?(?:museum|building|here)$|\s+here$", "", phrase, flags=re.I)
+        if 0 < len(phrase.split()) <= 6:
+            return phrase
+    return ""
 
 
 def match_item(text: str, items: List[dict], key: str) -> List[dict]:

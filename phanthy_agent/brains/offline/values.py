@@ -32,7 +32,7 @@ NAME_STOP = {"I", "Im", "My", "The", "A", "An", "Hi", "Hello", "Hey", "Thanks", 
              "Do", "Does", "And", "But", "So", "Actually", "Sorry", "Ok", "Okay", "Book", "Cancel",
              "Take", "Tell", "Show", "Now", "Then", "Try", "Code", "Booking", "Ignore", "You", "We",
              "Our", "It", "That", "This", "There", "Here", "Oh", "Well", "Also", "Just", "Refund",
-             "Two", "Three", "One", "Four", "Five", "Mr", "Mrs", "Ms", "Dr", "Museum", "My"}
+             "Two", "Three", "One", "Four", "Five", "Mr", "Mrs", "Ms", "Dr", "Museum", "My", "Name"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -41,6 +41,7 @@ class Mention:
     start: int
     end: int
     text: str = ""
+    weak: bool = False  # a number only by an article ("a ticket")
 
     def overlaps(self, other: "Mention") -> bool:
         return self.start < other.end and other.start < self.end
@@ -117,6 +118,8 @@ def spoken_time(hhmm: str) -> str:
 # --- numbers ---------------------------------------------------------------------------------
 _NUMBER = re.compile(r"\b(\d+(?:\.\d+)?|(?:" + "|".join(TENS) + r")(?:[\s-](?:" + "|".join(UNITS[1:10])
                      + r"))?|" + "|".join(sorted(WORD_VALUES, key=len, reverse=True)) + r")\b", re.I)
+_PRONOUN_ONE = re.compile(r"\b(?:that|this|the|which|each|every|any|no|other|another|first|last|next|same|"
+                          r"earlier|later)\s+$", re.I)
 _UNIT_AFTER = re.compile(r"\s*(?:of\s+)?(?:the\s+)?([a-z]+)", re.I)
 
 
@@ -139,7 +142,9 @@ def find_numbers(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
             continue
         if token in ("a", "an") and unit in ("lot", "bit", "few", "little", "moment", "minute", "second"):
             continue
-        mention = Mention(value, m.start(), m.end(), unit)
+        if token == "one" and _PRONOUN_ONE.search(text[:m.start()]):
+            continue  # "that one", "the one at ten": a pronoun
+        mention = Mention(value, m.start(), m.end(), unit, token in ("a", "an"))
         if _free(mention, taken) and _free(mention, found):
             found.append(mention)
     return found
@@ -164,7 +169,8 @@ def find_codes(text: str) -> List[Mention]:
             continue
         has_digit = any(c.isdigit() for c in bare)
         has_alpha = any(c.isalpha() for c in bare)
-        coded = (has_digit and has_alpha) or (token.isupper() and has_alpha) or ("-" in token and has_digit)
+        coded = (has_digit and has_alpha) or (token.isupper() and has_alpha) or ("-" in token and has_digit) \
+            or _numbered(text, m.start(), bare)
         if coded and not re.fullmatch(r"\d{1,2}(am|pm)", bare, re.I):
             mention = Mention(token.upper(), m.start(), m.end(), token)
             if _free(mention, found):
@@ -172,12 +178,23 @@ def find_codes(text: str) -> List[Mention]:
     return sorted(found, key=lambda x: x.start)
 
 
+# a number is an id, not a count, when it is long ("77201") or named one ("ID 6002", "number 4411")
+_ID_CUE = re.compile(r"(?:\b(?:id|number|no|code|membership|member|card|pass|booking|reservation)|#)\W{0,3}"
+                     r"(?:is\s+|was\s+)?$", re.I)
+
+
+def _numbered(text: str, start: int, bare: str) -> bool:
+    return bare.isdigit() and (len(bare) >= 5 or bool(_ID_CUE.search(text[max(0, start - 24):start])))
+
+
 # --- names -----------------------------------------------------------------------------------
 _NAME_WORD = r"[A-Z][a-z'\-]+"
 _NAME = rf"({_NAME_WORD}(?:\s+{_NAME_WORD}){{0,3}})"
 _NAME_CUES = [re.compile(p + _NAME) for p in (
-    r"(?i:my name is|my name's|name is|i am|i'm|this is|it's|it is|under the name(?: of)?|in the name of|"
-    r"name of|name:|under)\s+", r"(?i:for|called|named|booked by|by)\s+")]
+    r"\b(?i:my name is|my name's|name is|name's|i am|i'm|im|this is|it's|it is|under the name(?: of)?|"
+    r"in the name of|name of|name:?|under)\s+", r"\b(?i:for|called|named|booked by|by)\s+")]
+# a lone name set off at the end ("..., for myself, Priya") or said next to a code ("R4T8WZ Okafor")
+_LONE_NAME = re.compile(rf"(?:,\s*|(?<=[A-Z0-9]{{4}})\s+|(?<=[A-Z0-9]{{4}}),\s*)({_NAME_WORD})\W*$")
 
 
 def find_names(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
@@ -205,6 +222,12 @@ def find_names(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
             start = text.index(value, m.start())
             mention = Mention(value, start, start + len(value), value)
             if _free(mention, taken) and _free(mention, found):
+                found.append(mention)
+    if not found:
+        m = _LONE_NAME.search(text)
+        if m and m.group(1) not in NAME_STOP:
+            mention = Mention(m.group(1), m.start(1), m.end(1), m.group(0))
+            if _free(mention, taken):
                 found.append(mention)
     return sorted(found, key=lambda x: x.start)
 
