@@ -4,72 +4,40 @@ hooks, context and history, and runs one turn at a time on an asyncio loop.
 Threading: every method runs on the core's event loop; the ROS node hands messages over with
 loop.call_soon_threadsafe. Time: `clock` (injected) stamps everything; waits use the loop's
 timers, so tests drive the whole core on a virtual-time loop.
+
+Its parts: the configuration (agent_config.py), the state it publishes (agent_status.py), whether
+a visitor's words are on their way (words_due.py), the speaker's verdict on words said over the
+robot (speaker_verdict.py), the voice side (voice_conversation.py), a turn (turn.py).
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 import logging
 import uuid
-from typing import Callable, Dict, List, Optional, Protocol, Sequence, Tuple
-
-from phanthy_common.interruption import InterruptionPolicy
+from typing import Callable, List, Optional, Protocol, Sequence, Tuple
 
 from ..brains.base import Brain
 from ..conversation.history_store import HistoryStore
 from ..conversation.sessions import Sessions, is_voice
-from ..conversation.voice_machine import EXIT_PHRASES, VoiceLines, VoiceMachine, VoiceTimeouts
+from ..conversation.voice_machine import VoiceMachine
 from .action_tracker import ActionTracker, TrackedAction
+from .agent_config import AgentConfig, check_roles
+from .agent_status import AgentStatus, StatusPublisher, state_of
 from .context import ContextBuilder, ConversationHistory, StatusSnapshot
-from .events import Event, InterruptMode, SteerFrom
+from .events import Event
 from .executor import ToolExecutor
 from .hooks import HookDispatcher
 from .inbox import Decision, Inbox, InboxConfig, Routing
-from .tools import INTERRUPT_HOOKS, LOAD_SKILL, ROLES, RegisteredTool, ToolRegistry
+from .speaker_verdict import SpeakerVerdict
+from .tools import LOAD_SKILL, RegisteredTool, ToolRegistry
 from .turn import TurnRunner
 from .turn_host import TurnResult
 from .voice_conversation import VoiceConversation
+from .words_due import WordsDue
 
 log = logging.getLogger(__name__)
-
-STATE_HOOKS = {"thinking": "on_thinking", "speaking": "on_speaking", "idle": "on_idle"}
-
-
-@dataclasses.dataclass(frozen=True)
-class AgentConfig:
-    interrupt_mode: InterruptMode = InterruptMode.STEER
-    interruption: InterruptionPolicy = InterruptionPolicy()  # what counts as a request (shared with the speaker)
-    speaker_verdict_s: float = 1.5  # words dropped while speaking are taken if the speaker stops for them this soon
-    max_steps: int = 8
-    turn_timeout_s: float = 300.0
-    # the tool that says reply text (a driver's acting tool): "speak" (the first driver declaring
-    # it owns it), "speaker/speak" (that driver's) or "" (text only: replies are not spoken)
-    speak_tool: str = "speak"
-    max_spoken_chars: int = 1000  # bound on one step's reply (~1 minute of speech; 0 = 4,000)
-    stream_speech: bool = True  # say a reply's first sentences while the model writes the rest
-    interrupt_hooks: Tuple[str, ...] = INTERRUPT_HOOKS
-    report_failures: bool = True  # a failed action gives the model one more step to react
-    cancel_confirm_timeout_s: float = 2.0
-    session: str = "main"
-    transcript_grace_s: float = 2.0  # after the visitor stops speaking, wait this long for the text
-    words_due_max_s: float = 15.0  # bound on waiting for one visitor's words, whatever the VAD says
-    history_turns: int = 12
-    history_chars: int = 24_000
-    voice: bool = False  # a microphone feeds this agent: run the voice state machine
-    wake_gated: bool = True  # voice interactions start with the wake word (else any speech)
-    voice_timeouts: VoiceTimeouts = VoiceTimeouts()
-    voice_lines: VoiceLines = VoiceLines()
-    exit_phrases: Tuple[str, ...] = EXIT_PHRASES
-    voice_tick_s: float = 0.25
-    speech_role: str = "visitor"  # role of transcripts (whoever stands in front of the robot)
-    default_role: str = "operator"  # role of other events without one (inbox, scheduler, peers)
-    keep_voice_history: bool = False  # keep closed voice sessions' turns on disk
-    steer_from: SteerFrom = SteerFrom.SAME_SPEAKER  # whose words steer a running turn
-    # roles of enrolled voices (roles.speakers.<name>): a transcript the asr attributed to that
-    # person (verified against their enrolled voice) acts with this role instead of speech_role
-    speaker_roles: Dict[str, str] = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass(eq=False)
@@ -90,15 +58,6 @@ class TurnHandle:
         return True
 
 
-@dataclasses.dataclass(frozen=True)
-class AgentStatus:
-    state: str
-    voice_state: str
-    session: str
-    outstanding_actions: int
-    brain: str
-
-
 class AgentSink(Protocol):
     def state(self, status: AgentStatus) -> None: ...
     def turn(self, result: TurnResult) -> None: ...
@@ -117,12 +76,7 @@ class AgentCore:
                  sink: Optional[AgentSink] = None,
                  wall_clock: Optional[Callable[[], float]] = None, store: Optional[HistoryStore] = None):
         self.brain, self.executor, self.clock, self.config = brain, executor, clock, config
-        for name in ("speech_role", "default_role"):
-            if getattr(config, name) not in ROLES:
-                raise ValueError(f"agent.{name} must be one of {', '.join(ROLES)}, not {getattr(config, name)!r}")
-        for speaker, role in config.speaker_roles.items():
-            if role not in ROLES:
-                raise ValueError(f"roles.speakers.{speaker} must be one of {', '.join(ROLES)}, not {role!r}")
+        check_roles(config)
         self.wall_clock = wall_clock or clock
         self.sink = sink or NullSink()
         self.context = context or ContextBuilder()
@@ -149,14 +103,11 @@ class AgentCore:
         self._turn: Optional[TurnHandle] = None  # the running turn
         self._starts: List[Event] = []  # events that start the next turn (idle or interrupt)
         self._busy = False
-        self._words_due_until = 0.0  # a visitor is speaking: their transcript is on its way
-        self._visitor_speaking = False
-        self._words_arrived = False  # a final transcript came since the visitor last (re)started
+        self._words_due = WordsDue(clock, config.transcript_grace_s, config.words_due_max_s)
         self._changed = asyncio.Event()
         self._stopping = False
-        self._last_status: Optional[AgentStatus] = None
-        self._speaker_yielded_at = 0.0  # when the speaker last stopped because a visitor spoke
-        self._awaiting_verdict: List[Tuple[Event, float]] = []  # dropped while speaking, until when
+        self._status = StatusPublisher(self.sink.state, self.hooks.fire)
+        self._verdict = SpeakerVerdict(clock, config.speaker_verdict_s)
         executor.bind(self._on_done, self._on_feedback)
 
     # --- input -----------------------------------------------------------------------------
@@ -177,23 +128,18 @@ class AgentCore:
             if routing.decision is Decision.INTERRUPT or routing.decision is Decision.START:
                 self._starts.append(event)  # a turn is already being cancelled
                 return routing
-        if event.is_transcript and event.is_final:
-            self._words_arrived = True
-            if self._words_due_until:
-                self._words_due_until = 0.0  # the words arrived, whatever becomes of them
-                self._signal_change()
+        if event.is_transcript and event.is_final and self._words_due.arrived():
+            self._signal_change()  # the words arrived (whatever becomes of them): the waits look again
         routing = self.inbox.submit(event, busy=self._busy, in_flight_texts=self._in_flight(),
                                     speaking=self.current_state() == "speaking",
                                     turn_session=self._turn_session(),
-                                    speaker_yielded=self._speaker_yielded(),
+                                    speaker_yielded=self._verdict.yielded(),
                                     turn_speakers=self._turn_speakers())
         text = f"{routing.reason} | {event.text[:200]}" if routing.reason else event.text[:200]
         if routing.decision is Decision.DROP:
             log.info("dropped event from %s: %s", event.source, routing.reason)
             if routing.awaits_speaker:  # unless the speaker stops for these words (its verdict)
-                now = self.clock()
-                self._awaiting_verdict = [(e, d) for e, d in self._awaiting_verdict if d >= now][-8:]
-                self._awaiting_verdict.append((event, now + self.config.speaker_verdict_s))
+                self._verdict.await_verdict(event)
         for old in routing.superseded:
             self.emit("dropped", self._turn_id(), text=f"superseded by a newer transcript | {old.text[:200]}")
         if routing.decision is Decision.START:
@@ -232,21 +178,10 @@ class AgentCore:
         """VAD onset or resume (True) / offset (False): while a visitor speaks, and briefly
         after, their words are on their way; acting tools and `finish` wait for them (bounded)
         instead of acting past them."""
-        now = self.clock()
-        if speaking and not self._visitor_speaking:
+        if speaking and not self._words_due.visitor_speaking:
             self.hooks.fire("on_hearing")  # the face can show it is listening
         self.conversation.apply(self.voice.speech(speaking))
-        self._visitor_speaking = speaking
-        if speaking:  # an onset, or speech resuming after a pause: more words are on their way
-            self._words_arrived = False
-            self._words_due_until = now + self.config.words_due_max_s
-        elif self._words_arrived:
-            # the ASR handed the words out at the pause hint, before the VAD's end of speech
-            # (a final before the offset): nothing more to wait for (measured: re-arming here cost 2 s in 8 %
-            # of voice turns)
-            self._words_due_until = 0.0
-        else:
-            self._words_due_until = now + self.config.transcript_grace_s
+        self._words_due.speech(speaking)
         self._signal_change()
 
     def wake(self, keyword: str) -> None:
@@ -258,12 +193,12 @@ class AgentCore:
     def recognition_failed(self, error: str) -> None:
         """The ASR failed on what a visitor said (voice/transcript with `error`)."""
         log.error("speech recognition failed: %s", error)
-        self._words_due_until = 0.0  # no words are coming
+        self._words_due.none_coming()
         self.conversation.apply(self.voice.recognition_failed())
 
     def words_due_until(self) -> float:
         """Until when a visitor's words are due (they are speaking, or just stopped), 0.0 when none are."""
-        return self._words_due_until if self._words_due_until > self.clock() else 0.0
+        return self._words_due.until()
 
     def update_manifest(self, driver: str, tools_json: str) -> List[str]:
         errors = self.registry.update_manifest(driver, tools_json)
@@ -372,10 +307,6 @@ class AgentCore:
                               self.tracker.outstanding(), self.tracker.take_unreported(),
                               tuple(self.peers), self.session)
 
-    def _speaker_yielded(self) -> bool:
-        at = self._speaker_yielded_at
-        return bool(at) and self.clock() - at <= self.config.speaker_verdict_s
-
     def _turn_session(self) -> Optional[str]:
         """The session of the running turn, or of the turn about to start; None when idle."""
         if self._turn is not None:
@@ -399,16 +330,8 @@ class AgentCore:
     # --- state -----------------------------------------------------------------------------
     def current_state(self) -> str:
         runner = self._turn.runner if self._turn is not None else None
-        if runner is not None and runner.thinking:
-            return "thinking"
-        outstanding = self.tracker.outstanding()
-        speech = self.speech_tool()
-        if speech is not None and any(a.tool == speech.visible_name and a.driver == speech.driver
-                                      for a in outstanding):
-            return "speaking"
-        if outstanding:
-            return "acting"
-        return "thinking" if (runner is not None or self._busy) else "idle"
+        return state_of(runner is not None and runner.thinking, runner is not None or self._busy,
+                        self.tracker.outstanding(), self.speech_tool())
 
     def refresh_state(self) -> None:
         """The facts changed (a turn, an action, speech): tell the voice machine whether the
@@ -419,16 +342,8 @@ class AgentCore:
 
     def publish_status(self) -> None:
         """Publish the agent's state if it changed (and fire the state's hook)."""
-        state = self.current_state()
-        status = AgentStatus(state, self.voice.state.value, self.session,
-                             len(self.tracker.outstanding()), self.last_brain or "")
-        if status == self._last_status:
-            return
-        previous = self._last_status.state if self._last_status else ""
-        self._last_status = status
-        if state != previous and state in STATE_HOOKS:
-            self.hooks.fire(STATE_HOOKS[state])
-        self.sink.state(status)
+        self._status.publish(AgentStatus(self.current_state(), self.voice.state.value, self.session,
+                                         len(self.tracker.outstanding()), self.last_brain or ""))
 
     # --- executor callbacks ----------------------------------------------------------------
     def _on_done(self, action_id: str, status: str, result_json: str, error: str) -> None:
@@ -444,12 +359,9 @@ class AgentCore:
             self.tracker.playback(utterance_id, heard_text, playing=state == "playing", stamp=stamp)
 
     def _on_action_change(self, action: TrackedAction) -> None:
-        if action.terminal and _stopped_for_visitor(action):
-            self._speaker_yielded_at = now = self.clock()  # the speaker judged: their words are a request
-            taken, self._awaiting_verdict = [e for e, d in self._awaiting_verdict if d >= now], []
-            for event in taken:
-                log.info("the speaker stopped for %.60r: taking it after all", event.text)
-                asyncio.get_running_loop().call_soon(self.submit, event)
+        for event in self._verdict.taken(action):  # the speaker judged: their words are a request
+            log.info("the speaker stopped for %.60r: taking it after all", event.text)
+            asyncio.get_running_loop().call_soon(self.submit, event)
         self.emit("action_done", action.turn_id, tool=action.tool, action_id=action.action_id,
                   status=action.status, text=action.error or action.result_json[:200])
         self._signal_change()
@@ -461,13 +373,3 @@ class AgentCore:
         if event.speaker in self.config.speaker_roles and is_voice(event):
             return self.config.speaker_roles[event.speaker]  # an enrolled voice, verified by the asr
         return self.config.speech_role if event.is_transcript else self.config.default_role
-
-
-def _stopped_for_visitor(action: TrackedAction) -> bool:
-    """The speaker's verdict on a speech action: it stopped because a visitor talked over it."""
-    if '"stopped_by"' not in action.result_json:
-        return False
-    try:
-        return json.loads(action.result_json).get("stopped_by") == "visitor"
-    except (ValueError, AttributeError):
-        return False

@@ -8,9 +8,12 @@ completion protocol (ACP).
   acting tool, the turn waits until every outstanding action is terminal, or a new steering
   message arrives. `finish` waits the same way; if the message wins, the interrupt hooks fire,
   outstanding actions are cancelled and the turn ends `interrupted` (the message starts the
-  next turn). Non-acting tools never wait. Deadlines come from each tool's timeout_s.
+  next turn). Non-acting tools never wait. The waits and the clean-up are `action_waits.py`.
 
-Running each call and recording it (for the model and for the TurnRecord) is `turn_calls.py`.
+Which of a step's tool calls run (finish, `wait_for_actions`, refusals, skipping after new
+input) is `tool_batch.py`; running each call and recording it (for the model and for the
+TurnRecord) is `turn_calls.py`.
+Saying the reply (and what of it the visitor heard) is `turn_speech.py`.
 """
 
 from __future__ import annotations
@@ -18,32 +21,26 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from enum import Enum
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Sequence, Tuple
 
-from phanthy_common.sentences import bound_speech, complete_sentences, unspoken
+from phanthy_common.sentences import bound_speech, unspoken
 
-from ..brains.base import BrainReply, BrainRequest, BrainUnavailable, Message, ToolCallRequest
-from .action_tracker import CANCELLED, FAILED, TIMEOUT, TrackedAction
+from ..brains.base import BrainReply, BrainRequest, BrainUnavailable, Message
+from .action_tracker import CANCELLED, FAILED, TIMEOUT
+from .action_waits import ActionWaits, Wait
 from .context import notice_message
 from .events import Event
-from .heard import heard_text
-from .tools import ToolError, least_trusted
+from .streamed_speech import SpeechWhileWritten
+from .tool_batch import ToolBatch
+from .tools import least_trusted
 from .turn_calls import TurnCalls
+from .turn_speech import TurnSpeech
 from .turn_host import TurnHost, TurnResult
 
 log = logging.getLogger(__name__)
 
 MAX_TOOL_CALLS_PER_STEP = 16
 MAX_REPLY_CHARS = 4000
-WAIT_TOOL = "wait_for_actions"  # built-in: the ACP wait without ending the turn
-SKIPPED_FOR_INPUT = ("not run: the visitor said something new before this call ran; "
-                     "decide again with it")
-
-
-class Wait(Enum):
-    DONE = "done"  # every outstanding action is terminal
-    MESSAGE = "message"  # a steering message arrived first
 
 
 class TurnRunner:
@@ -64,10 +61,11 @@ class TurnRunner:
         self._history_start = 0
         self._calls: List[Dict[str, Any]] = []
         self._final_text = ""
-        self._unspoken: List[str] = []  # reply text there was no speech tool to say
-        self._said_while_written = ""  # the start of the current step's reply, said while it was written
         self.dialogue_state_raw: Any = None  # the finish call's raw arguments (voice turns)
-        self.calls = TurnCalls(host, self.turn_id, self._calls, self._messages, self._wait_for)
+        self.waits = ActionWaits(host)
+        self.calls = TurnCalls(host, self.turn_id, self._calls, self._messages, self.waits.ended)
+        self.speech = TurnSpeech(host, self.turn_id, self.waits, self.calls.execute)
+        self.batch = ToolBatch(host, self.turn_id, self.calls, self.waits)
         self.result = TurnResult(
             self.turn_id, host.session, self.triggers[0].source if self.triggers else "",
             self.inputs, self._calls, "", "finished",
@@ -95,29 +93,35 @@ class TurnRunner:
         except asyncio.CancelledError:
             # interrupt mode or the turn timeout: the core cancelled us and said why
             result.end_reason = self._cancel_reason() or "cancelled"
-            self._stop_everything(f"turn {result.end_reason}")
-            await self._confirm_cancels()
+            await self.waits.cancel_all(f"turn {result.end_reason}")
         except BrainUnavailable as exc:
             log.error("turn %s: no brain could answer: %s", self.turn_id, exc)
             result.end_reason, result.error = "error", f"brain unavailable: {exc}"
             host.hooks.fire("on_error")
-            self._stop_everything("brain unavailable")
-            await self._confirm_cancels()
+            await self.waits.cancel_all("brain unavailable")
         except Exception as exc:  # a bug must end the turn, not the agent
             log.exception("turn %s failed", self.turn_id)
             result.end_reason, result.error = "error", f"{type(exc).__name__}: {exc}"
             host.hooks.fire("on_error")
-            self._stop_everything("internal error")
-            await self._confirm_cancels()
+            await self.waits.cancel_all("internal error")
         finally:
             self.thinking = False
             result.t_end = host.clock()
-            result.reply = self._reply_as_heard()
+            result.reply = self.speech.reply_as_heard(self._final_text)
             result.written = self._final_text
-            self._report_unspoken()
-            result.t_first_audio = self._first_audio()
+            self._record_unspoken()
+            result.t_first_audio = self.speech.first_audio()
             self.calls.settle()
         return result
+
+    def _record_unspoken(self) -> None:
+        """A reply the robot could not say is never recorded as said: `reply` stays empty and
+        the turn says why."""
+        why = self.speech.why_not_spoken()
+        if why and not self.result.error:
+            self.result.error = why
+            if self.result.end_reason == "finished":
+                self.result.end_reason = "error"
 
     def history_messages(self) -> List[Message]:
         """This turn's conversation (inputs onward) for the session history. Tool calls left
@@ -141,7 +145,7 @@ class TurnRunner:
         for step in range(self.cfg.max_steps):
             self.result.steps = step + 1
             self._inject_pending()
-            reply = await self._think()
+            reply, said_while_written = await self._think()
             calls = reply.tool_calls[:MAX_TOOL_CALLS_PER_STEP]
             if len(reply.tool_calls) > len(calls):
                 log.warning("turn %s: model asked for %d tool calls; running the first %d",
@@ -149,20 +153,19 @@ class TurnRunner:
             self._messages.append(Message("assistant", reply.content, tool_calls=calls))
             if reply.content.strip():
                 self._final_text = reply.content
-                rest = unspoken(reply.content, self._said_while_written)
+                rest = unspoken(reply.content, said_while_written)
                 if rest:
-                    await self._say(rest)
+                    await self.speech.say(rest)
             if not calls:
                 if await self._finish():
                     return
                 continue
-            if await self._run_batch(calls):
+            if await self.batch.run(calls, self.role, self._finish_call):
                 return
         self.result.end_reason = "error"
         self.result.error = f"step limit ({self.cfg.max_steps}) reached"
         log.error("turn %s: %s", self.turn_id, self.result.error)
-        self._stop_everything("step limit")
-        await self._confirm_cancels()
+        await self.waits.cancel_all("step limit")
 
     async def _say_prepared(self, text: str) -> None:
         """A prepared turn (group conversations): its words come with the request and are said
@@ -173,7 +176,7 @@ class TurnRunner:
         self.result.t_first_token = self.host.clock()
         self._final_text = text
         self._messages.append(Message("assistant", text))
-        await self._say(bound_speech(text, self.cfg.max_spoken_chars))
+        await self.speech.say(bound_speech(text, self.cfg.max_spoken_chars))
         if not await self._finish():
             self.result.end_reason, self.result.error = "error", "the prepared reply could not be said"
 
@@ -200,34 +203,18 @@ class TurnRunner:
         if ended:
             self._messages.append(notice_message(ended))
 
-    async def _think(self) -> BrainReply:
-        """One model step. With `stream_speech`, the reply's first complete sentences are said
-        while the model still writes the rest (`_steps` says the rest): with a model writing
-        ~30 tokens/s, the first audio comes after its first sentence, not after the whole reply.
-        A reply that arrives whole (the speech not yet started when the step returns) is said
-        in one piece."""
+    async def _think(self) -> Tuple[BrainReply, str]:
+        """One model step: the reply (bounded), and the start of it already said while the model
+        wrote it (`agent.stream_speech`, streamed_speech.py; `_steps` says the rest)."""
         host = self.host
-        written = ""
-        speech_while_written: Optional[asyncio.Future] = None
-        speech_started = False
-        self._said_while_written = ""
-
-        async def say_while_written(text: str) -> None:
-            nonlocal speech_started
-            speech_started = True
-            await self._say(text)
+        streamed = SpeechWhileWritten(self.speech.say,
+                                      lambda: self.cfg.stream_speech and host.speech_tool() is not None,
+                                      self.cfg.max_spoken_chars)
 
         def on_text(delta: str) -> None:
-            nonlocal written, speech_while_written
             if not self.result.t_first_token:
                 self.result.t_first_token = host.clock()
-            if speech_while_written is not None or not self.cfg.stream_speech or host.speech_tool() is None:
-                return
-            written += delta
-            ready = bound_speech(complete_sentences(written), self.cfg.max_spoken_chars)
-            if ready.strip():
-                self._said_while_written = ready
-                speech_while_written = asyncio.ensure_future(say_while_written(ready))
+            streamed.on_text(delta)
 
         request = BrainRequest(list(self._messages), [t.spec() for t in host.registry.visible_tools()],
                                on_text)
@@ -236,17 +223,12 @@ class TurnRunner:
         try:
             reply = await host.brain.step(request)
         except BaseException:
-            if speech_while_written is not None:
-                speech_while_written.cancel()  # a started speech is stopped with the turn
+            streamed.cancel()
             raise
         finally:
             self.thinking = False
             host.refresh_state()
-        if speech_while_written is not None and not speech_started:
-            speech_while_written.cancel()  # it never ran: the whole reply is said in one piece
-            self._said_while_written = ""
-        elif speech_while_written is not None:
-            await speech_while_written  # its speak action is started (or skipped) before anything else runs
+        await streamed.settle()
         if not self.result.t_first_token:
             self.result.t_first_token = host.clock()
         if reply.brain and (not self.result.brains or self.result.brains[-1] != reply.brain):
@@ -260,60 +242,21 @@ class TurnRunner:
             log.warning("turn %s: reply of %d characters cut to agent.max_spoken_chars (%d) for speech",
                         self.turn_id, len(reply.content), self.cfg.max_spoken_chars)
             reply.content = bound_speech(reply.content, self.cfg.max_spoken_chars)
-        return reply
+        return reply, streamed.said
 
-    async def _run_batch(self, calls: List[ToolCallRequest]) -> bool:
-        """Run one step's tool calls in order; True when the turn ended."""
-        for index, call in enumerate(calls):
-            rest = calls[index + 1:]
-            if call.name == "finish":
-                self.dialogue_state_raw = call.arguments
-                ended = await self._finish()
-                self.calls.result(call, {"status": "turn ended" if ended else
-                                         "not finished yet: read the action updates"})
-                self.calls.skip(rest, "not run: it came after finish")
-                return ended
-            if call.name == WAIT_TOOL:
-                waited = await self._wait_actions(before_acting=True)
-                self.calls.result(call, {"status": "new input" if waited is Wait.MESSAGE else "done"})
-                if waited is Wait.MESSAGE:
-                    self.calls.skip(rest, SKIPPED_FOR_INPUT)
-                    return False
-                continue
-            tool = self.host.registry.resolve(call.name)
-            if tool is None:
-                self.calls.reject(call, f"unknown tool {call.name!r}; available: " + ", ".join(
-                    t.visible_name for t in self.host.registry.visible_tools()))
-                continue
-            if not tool.decl.allows(self.role):
-                log.warning("turn %s: %s refused for role %s", self.turn_id, call.name, self.role)
-                self.calls.reject(call, f"{call.name} is not allowed in this conversation (the sender "
-                                   f"is a {self.role}; it needs {' or '.join(tool.decl.x_roles)})")
-                continue
-            try:
-                args = self.host.registry.parse_args(tool, call.arguments)
-            except ToolError as exc:
-                log.warning("turn %s: %s", self.turn_id, exc)
-                self.calls.reject(call, str(exc))
-                continue
-            if tool.decl.acting and await self._wait_actions(before_acting=True) is Wait.MESSAGE:
-                self.calls.skip([call] + rest, SKIPPED_FOR_INPUT)
-                return False
-            self.calls.result(call, await self.calls.execute(tool, args))
-            if rest and self.host.inbox.has_steering():
-                self.calls.skip(rest, SKIPPED_FOR_INPUT)
-                return False
-        return False
+    async def _finish_call(self, arguments) -> bool:
+        """The model called `finish` (its arguments carry a voice turn's dialogue_state)."""
+        self.dialogue_state_raw = arguments
+        return await self._finish()
 
     async def _finish(self) -> bool:
         """The ACP wait at the end of the turn; True when the turn ends."""
-        if await self._wait_actions(before_acting=False) is Wait.MESSAGE:
+        if await self.waits.settled(before_acting=False) is Wait.MESSAGE:
             log.info("turn %s: the visitor spoke while finishing: stopping", self.turn_id)
             self.result.end_reason = "interrupted"
-            self._stop_everything("new message while finishing")
-            await self._confirm_cancels()
+            await self.waits.cancel_all("new message while finishing")
             return True
-        if self.host.inbox.has_steering() and any(a.status == CANCELLED for a in self._speech_actions()):
+        if self.host.inbox.has_steering() and any(a.status == CANCELLED for a in self.speech.actions()):
             # the visitor cut the robot off (barge-in stopped the speech before the words came)
             self.result.end_reason = "interrupted"
             return True
@@ -325,101 +268,3 @@ class TurnRunner:
             return False
         self.result.end_reason = "finished"
         return True
-
-    # --- speech ---------------------------------------------------------------------------
-    async def _say(self, text: str) -> None:
-        """Speak reply text through the configured speech tool (an acting tool like any other)."""
-        tool = self.host.speech_tool()
-        if tool is None:
-            if self.cfg.speak_tool:  # configured, but no driver offers it (now)
-                self._unspoken.append(text)
-            return  # a text-only deployment (agent.speak_tool ""): the reply is in the TurnRecord
-        if await self._wait_actions(before_acting=True) is Wait.MESSAGE:
-            return
-        outcome = await self.calls.execute(tool, {"text": text})
-        if outcome.get("status") == FAILED:
-            log.error("turn %s: could not speak: %s", self.turn_id, outcome.get("error"))
-
-    # --- waiting (the ACP) -----------------------------------------------------------------
-    async def _wait_actions(self, before_acting: bool) -> Wait:
-        """Wait until every outstanding action is terminal and no visitor's words are on their
-        way (VAD says someone speaks: hold for the transcript). A steering message ends the
-        wait: before an acting tool always (the model re-plans first), at finish only while
-        something still runs (otherwise the turn is done and the message starts the next)."""
-        host = self.host
-        while True:
-            self._expire()
-            running = bool(host.tracker.outstanding())
-            steering = host.inbox.has_steering()
-            hold = host.words_due_until()
-            if steering and (before_acting or running):
-                return Wait.MESSAGE
-            if not running and (not hold or steering):
-                return Wait.DONE
-            deadlines = [d for d in (host.tracker.next_deadline(), hold) if d]
-            await host.wait_for_change(min(deadlines) if deadlines else None)
-
-    async def _wait_for(self, action: TrackedAction) -> None:
-        while not action.terminal:
-            self._expire()
-            if action.terminal:
-                break
-            await self.host.wait_for_change(action.deadline)
-
-    def _expire(self) -> None:
-        for action in self.host.tracker.expire():
-            log.warning("action %s (%s) timed out: cancelling it", action.action_id, action.tool)
-            self.host.executor.cancel(action.action_id)
-
-    def _stop_everything(self, why: str) -> None:
-        """Interrupt: fire on_interrupt_all and the specific hooks, cancel outstanding actions."""
-        host = self.host
-        host.hooks.fire("on_interrupt_all", *self.cfg.interrupt_hooks)
-        for action in host.tracker.outstanding(acting_only=False):
-            log.info("cancelling %s %s (%s)", action.tool, action.action_id, why)
-            host.executor.cancel(action.action_id)
-
-    async def _confirm_cancels(self) -> None:
-        """Give drivers a moment to confirm cancellation; end the rest locally."""
-        host = self.host
-        deadline = host.clock() + self.cfg.cancel_confirm_timeout_s
-        while host.tracker.outstanding(acting_only=False) and host.clock() < deadline:
-            await host.wait_for_change(deadline)
-        for action in host.tracker.outstanding(acting_only=False):
-            log.warning("driver %s did not confirm cancelling %s in %.1f s", action.driver,
-                        action.action_id, self.cfg.cancel_confirm_timeout_s)
-            host.tracker.abandon(action.action_id, CANCELLED, "cancel not confirmed by the driver")
-
-    # --- what the visitor heard ------------------------------------------------------------
-    def _speech_actions(self) -> List[TrackedAction]:
-        speech = self.host.speech_tool()
-        if speech is None:
-            return []
-        return [a for a in self.host.tracker.for_turn(self.turn_id)
-                if a.driver == speech.driver and a.tool == speech.visible_name]
-
-    def _report_unspoken(self) -> None:
-        """A reply the robot could not say is never recorded as said: `reply` stays empty and
-        the turn says why."""
-        if not self._unspoken:
-            return
-        why = (f"reply not spoken: the speech tool {self.cfg.speak_tool!r} is not available "
-               f"(no driver declares it; agent.speak_tool '' for a text-only robot)")
-        log.error("turn %s: %s: %.80r", self.turn_id, why, " ".join(self._unspoken))
-        self.host.emit("not_spoken", self.turn_id, tool=self.cfg.speak_tool, text=why)
-        if not self.result.error:
-            self.result.error = why
-            if self.result.end_reason == "finished":
-                self.result.end_reason = "error"
-
-    def _reply_as_heard(self) -> str:
-        if not self.cfg.speak_tool:
-            return self._final_text
-        parts = [heard_text(a) for a in self._speech_actions()]
-        return " ".join(p for p in parts if p)
-
-    def _first_audio(self) -> float:
-        times = [a.t_first_audio or a.t_first_feedback for a in self._speech_actions()]
-        times = [t for t in times if t]
-        return min(times) if times else 0.0
-

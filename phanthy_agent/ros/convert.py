@@ -8,7 +8,7 @@ from typing import Any, Dict
 from phanthy_common.convert import clean_text, from_time, header
 from phanthy.msg import AgentEvent, AgentState, ChatMessage, Event as EventMsg, TurnRecord, TurnTiming
 
-from ..core.agent import AgentStatus
+from ..core.agent_status import AgentStatus
 from ..core.events import Event, EventKind
 from ..core.turn_host import TurnResult
 
