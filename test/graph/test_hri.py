@@ -48,26 +48,26 @@ def test_each_speaker_id_is_a_voice_with_its_own_speech_and_speaking_topics(robo
     tracked = Collect(probe, IdsList, "humans/voices/tracked", TRACKED_QOS)
     words = probe.create_publisher(Transcript, "voice/transcript", RELIABLE)
     vad = probe.create_publisher(VoiceActivity, "voice/activity", RELIABLE)
-    wait_for(lambda: words.get_subscription_count() and vad.get_subscription_count(), 10, "the hri node")
+    wait_for(lambda: words.get_subscription_count() and vad.get_subscription_count(), 30, "the hri node")
     words.publish(transcript("where is the", "speaker_1", final=False))
     words.publish(transcript("where is the cafe", "speaker_1"))
-    wait_for(lambda: len(speech["speaker_1"].snapshot()) == 2, 10, "speaker_1's speech")
+    wait_for(lambda: len(speech["speaker_1"].snapshot()) == 2, 30, "speaker_1's speech")
     vad.publish(activity(True))  # two topics: no order between them, so one step at a time
-    speaking["speaker_1"].wait(lambda ms: [m.data for m in ms] == [True], what="speaker_1 speaking")
+    speaking["speaker_1"].wait(lambda ms: [m.data for m in ms] == [True], timeout=30, what="speaker_1 speaking")
     words.publish(transcript("and the toilets", "speaker_2"))
-    speaking["speaker_2"].wait(lambda ms: [m.data for m in ms] == [True], what="the flag moving to speaker_2")
+    speaking["speaker_2"].wait(lambda ms: [m.data for m in ms] == [True], timeout=30, what="the flag moving to speaker_2")
     vad.publish(activity(False))
-    wait_for(lambda: len(speaking["speaker_2"].snapshot()) >= 2, 10, "speaker_2 speaking, then not")
-    final = [m for m in speech["speaker_2"].wait(what="speaker_2's speech") if m.final]
+    wait_for(lambda: len(speaking["speaker_2"].snapshot()) >= 2, 30, "speaker_2 speaking, then not")
+    final = [m for m in speech["speaker_2"].wait(timeout=30, what="speaker_2's speech") if m.final]
     assert [m.final for m in final] == ["and the toilets"] and final[0].locale == "en_US"
     assert abs(final[0].confidence - 0.8) < 1e-6
     assert [m.data for m in speaking["speaker_2"].snapshot()] == [True, False]
     first = speech["speaker_1"].snapshot()
     assert [(m.incremental, m.final) for m in first] == [("where is the", ""), ("", "where is the cafe")]
     assert all(m.final != "and the toilets" for m in first), "each voice carries only its own words"
-    assert [m.data for m in speaking["speaker_1"].wait(lambda ms: len(ms) >= 2)] == [True, False], \
+    assert [m.data for m in speaking["speaker_1"].wait(lambda ms: len(ms) >= 2, 30)] == [True, False], \
         "speech began on the voice heard last, then moved to speaker_2 with its words"
-    tracked.wait(lambda ms: ms and ms[-1].ids == ["speaker_1", "speaker_2"], 10, "both voices tracked")
+    tracked.wait(lambda ms: ms and ms[-1].ids == ["speaker_1", "speaker_2"], 30, "both voices tracked")
 
 
 def say(probe, text, cancel_after_s=None):
@@ -76,7 +76,7 @@ def say(probe, text, cancel_after_s=None):
     feedback = []
     send = client.send_goal_async(Say.Goal(input=text, caller="test"),
                                   feedback_callback=lambda m: feedback.append(m.feedback.heard_text))
-    wait_for(send.done, 10, "the say goal to be accepted")
+    wait_for(send.done, 30, "the say goal to be accepted")
     handle = send.result()
     assert handle.accepted
     if cancel_after_s is not None:
