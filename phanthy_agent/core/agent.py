@@ -16,7 +16,7 @@ import asyncio
 import dataclasses
 import logging
 import uuid
-from typing import Callable, List, Optional, Protocol, Sequence, Tuple
+from typing import Callable, List, Optional, Protocol, Sequence, Set, Tuple
 
 from ..brains.base import Brain
 from ..conversation.history_store import HistoryStore
@@ -102,6 +102,7 @@ class AgentCore:
         self.turns_done = 0
         self._turn: Optional[TurnHandle] = None  # the running turn
         self._starts: List[Event] = []  # events that start the next turn (idle or interrupt)
+        self._stopped_before_start: Set[str] = set()  # ids of queued prepared turns already stopped
         self._busy = False
         self._words_due = WordsDue(clock, config.transcript_grace_s, config.words_due_max_s)
         self._changed = asyncio.Event()
@@ -168,11 +169,16 @@ class AgentCore:
         return ""
 
     def stop_turn(self, turn_id: str) -> bool:
-        """End the turn with this id now (a visitor speaks over a prepared turn): interrupted."""
-        if self._turn is None or self._turn.turn_id != turn_id:
-            return False
-        self.cancel_turn("interrupted")
-        return True
+        """End the turn with this id now (a visitor speaks over a prepared turn): interrupted.
+        A turn still queued to begin (its say and this stop reached the loop together) begins
+        already stopped: it ends interrupted with nothing said."""
+        if self._turn is not None and self._turn.turn_id == turn_id:
+            self.cancel_turn("interrupted")
+            return True
+        if any(e.turn_id == turn_id for e in self._starts):
+            self._stopped_before_start.add(turn_id)
+            return True
+        return False
 
     def voice_activity(self, speaking: bool) -> None:
         """VAD onset or resume (True) / offset (False): while a visitor speaks, and briefly
@@ -250,6 +256,9 @@ class AgentCore:
             self.conversation.apply(self.voice.turn_started())
         turn = self._turn = TurnHandle(triggers[0].turn_id if triggers and triggers[0].turn_id
                                        else uuid.uuid4().hex[:12])
+        if turn.turn_id in self._stopped_before_start:
+            self._stopped_before_start.discard(turn.turn_id)
+            turn.cancel_reason = "interrupted"  # the runner says nothing of it
         turn.runner = runner = TurnRunner(self, triggers, turn.turn_id, lambda: turn.cancel_reason)
         turn.task = asyncio.ensure_future(runner.run())
         done, _ = await asyncio.wait({turn.task}, timeout=self.config.turn_timeout_s)

@@ -3,7 +3,8 @@
     say         start a turn that says `text` verbatim (the turn's id is the request's, its
                 trigger_source and input the request's); refused while anything runs or waits:
                 an intervention never talks over a reply (AgentEvent `floor_refused`)
-    stop        end that turn now (a visitor speaks over it): interrupted, as heard
+    stop        end that turn now (a visitor speaks over it): interrupted, as heard; a turn
+                still queued to begin begins stopped and says nothing
     raise_hand  fire `on_hand_raise` (face/LED show the robot has something to say)
     lower_hand  fire `on_hand_lower`
 """

@@ -171,6 +171,9 @@ class TurnRunner:
         """A prepared turn (group conversations): its words come with the request and are said
         as they are, through the speech tool; no brain is asked. The ACP wait at the end is a
         normal turn's (a message arriving first interrupts it)."""
+        if self._cancel_reason():  # stopped before it began (AgentCore.stop_turn): nothing is said
+            self.result.end_reason = self._cancel_reason()
+            return
         self.result.steps = 1
         self.result.brains.append("prepared")
         self.result.t_first_token = self.host.clock()

@@ -19,10 +19,9 @@ GROUP = {"collector": {"sources.speech.topic": "voice/transcript", "sources.spee
          "proactive": {"documents": ["exhibits"], "cooldown_s": 0.0, "opening_silence_s": 0.8, "web.port": 0}}
 
 
-def group_graph(graph_factory, ms_per_char: float = 30.0, **proactive):
+def group_graph(graph_factory, **proactive):
     params = {k: dict(v) for k, v in GROUP.items()}
     params["proactive"].update(proactive)
-    params["speaker"]["sim.ms_per_char"] = ms_per_char
     g = graph_factory([], nodes=("collector", "agent", "speaker", "face", "proactive"), params=params)
     g.interventions = Collect(g.probe, Intervention, "phanthy/interventions", RELIABLE)
     proactive = g.nodes["proactive"]
@@ -72,9 +71,7 @@ def test_two_visitors_get_a_cited_correction_they_can_check_on_the_evidence_page
 
 
 def test_it_yields_to_a_visitor_and_says_it_again_then_answers_a_direct_question(graph_factory):
-    # a slow voice (about 8 s for the correction): the visitor's words arrive while it speaks,
-    # however loaded the machine (at 3 s a loaded run once finished speaking first)
-    g = group_graph(graph_factory, ms_per_char=80.0, **{"web.enabled": False})
+    g = group_graph(graph_factory, **{"web.enabled": False})
     talk(g, ("visitor_1", "This whale skeleton is enormous."),
          ("visitor_2", "She was 40 metres long, I think."),
          ("visitor_1", "Really?"),

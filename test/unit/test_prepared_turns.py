@@ -82,3 +82,20 @@ def test_a_floor_request_while_busy_is_refused_with_an_agent_event_and_bad_ones_
     refused = [(e[2], e[6]) for e in h.sink.kinds("floor_refused")]
     assert [turn_id for turn_id, _ in refused] == ["iv2-1", "iv3-1", "iv4-1"]
     assert "busy" in busy and "unknown command" in odd and "needs an id and text" in empty
+
+
+def test_a_stop_that_arrives_before_the_prepared_turn_began_still_stops_it():
+    """The say and the stop come on one topic, in order, and can both reach the core's loop
+    before the turn begins (a loaded machine): the stop must not be lost."""
+    async def scenario():
+        h = Harness(robot(speak_s=4.0), [])
+        assert h.core.start_prepared(prepared()) == ""
+        assert not h.core.turn_running()
+        assert h.core.stop_turn("iv1-1"), "a queued prepared turn is stopped too"
+        assert not h.core.stop_turn("another-id")
+        [turn] = await h.turns(1)
+        await h.close()
+        return h, turn
+    h, turn = run(scenario)
+    assert turn.end_reason == "interrupted" and turn.turn_id == "iv1-1" and turn.reply == ""
+    assert not h.executor.calls("speak"), "nothing of it was said"
