@@ -13,9 +13,7 @@ the transcripts against what was said.
 
 from __future__ import annotations
 
-import os
 import pathlib
-import subprocess
 import sys
 import tempfile
 import time
@@ -34,6 +32,7 @@ from phanthy_perception.asr import normalize_text, word_errors  # noqa: E402
 from support import voices  # noqa: E402
 from support.graph import LATCHED, RELIABLE  # noqa: E402
 from support.room import Room  # noqa: E402
+from support.robot_process import start_robot, stop_robot  # noqa: E402
 from support.ros_harness import Collect, spin, wait_for  # noqa: E402
 
 TURNS = 24  # of each conversation: its first events
@@ -68,11 +67,7 @@ class AudioRobot:
     def __init__(self):
         work = pathlib.Path(tempfile.mkdtemp())
         self.ns = f"/group{uuid.uuid4().hex[:6]}"
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "phanthy_agent.cli", "--log-level", "warn", "run", "--config",
-             str(robot_config(work)), "--ros-args", "-r", f"__ns:={self.ns}", "--log-level", "warn"],
-            cwd=work, stdout=open(os.environ.get("BENCH_ROBOT_LOG", str(work / "robot.log")), "w"),
-            stderr=subprocess.STDOUT)
+        self.process = start_robot(robot_config(work), self.ns, work, "warn")
         self.probe = Node(f"observer_{uuid.uuid4().hex[:6]}", namespace=self.ns)
         self.turns = Collect(self.probe, TurnRecord, "phanthy/turns", RELIABLE)
         self.states = Collect(self.probe, AgentState, "phanthy/agent_state", LATCHED)
@@ -91,8 +86,7 @@ class AudioRobot:
     def close(self) -> None:
         self.room.close()
         self.group.stop()
-        self.process.terminate()
-        self.process.wait(30)
+        stop_robot(self.process)
 
 
 def play(robot: AudioRobot, conversation) -> list:

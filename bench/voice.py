@@ -20,7 +20,6 @@ import argparse
 import os
 import pathlib
 import random
-import subprocess
 import sys
 import tempfile
 import time
@@ -38,6 +37,7 @@ from rclpy.node import Node  # noqa: E402
 from phanthy.msg import AgentState, Playback, Transcript, TurnRecord, VoiceActivity  # noqa: E402
 from support.graph import LATCHED, RELIABLE, calls  # noqa: E402
 from support.room import Room  # noqa: E402
+from support.robot_process import start_robot, stop_robot  # noqa: E402
 from support.ros_harness import Collect, spin, wait_for  # noqa: E402
 
 from phanthy_perception.asr import normalize_text, word_errors  # noqa: E402
@@ -80,11 +80,7 @@ class Robot:
         }
         (work / "robot.yaml").write_text(yaml.safe_dump(config))
         self.ns = f"/bench{uuid.uuid4().hex[:6]}"
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "phanthy_agent.cli", "--log-level", LOG_LEVEL, "run", "--config",
-             str(work / "robot.yaml"), "--ros-args", "-r", f"__ns:={self.ns}", "--log-level", LOG_LEVEL],
-            cwd=work, stdout=open(os.environ.get("BENCH_ROBOT_LOG", str(work / "robot.log")), "w"),
-            stderr=subprocess.STDOUT)
+        self.process = start_robot(work / "robot.yaml", self.ns, work, LOG_LEVEL)
         self.probe = Node(f"observer_{uuid.uuid4().hex[:6]}", namespace=self.ns)
         self.turns = Collect(self.probe, TurnRecord, "phanthy/turns", RELIABLE)
         self.states = Collect(self.probe, AgentState, "phanthy/agent_state", LATCHED)
@@ -115,8 +111,7 @@ class Robot:
         print(f"peak resident memory of the robot process (the whole stack): {self.peak_rss_mib():.0f} MiB")
         self.room.close()
         self.group.stop()
-        self.process.terminate()
-        self.process.wait(30)
+        stop_robot(self.process)
 
 
 def latency(trials: int) -> None:
