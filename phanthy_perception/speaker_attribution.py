@@ -115,15 +115,17 @@ class SpeakerAttributor:
             robot = float(e @ self.robot_voice)
             if robot >= cfg.robot_threshold and robot > best:
                 return Attribution(ANONYMOUS, 0.0, "robot", robot, "the robot's own voice")
+        not_enrolled = ""  # why no enrolled name, for the log
         if self.profiles and not short:
             name, score = max(((n, float(e @ p)) for n, p in self.profiles.items()), key=lambda x: x[1])
             if score >= cfg.enrolled_threshold:
                 return Attribution(name, self._confidence(score, cfg.enrolled_threshold), "enrolled", score)
+            not_enrolled = f"nearest enrolled {name} {score:.2f} < {cfg.enrolled_threshold:.2f}"
         threshold = cfg.same_speaker_threshold + (cfg.short_margin if short else 0.0)
         if nearest is not None and best >= threshold:
             nearest.total = nearest.total + e
             nearest.count += 1
-            return Attribution(nearest.speaker_id, self._confidence(best, threshold), "joined", best)
+            return Attribution(nearest.speaker_id, self._confidence(best, threshold), "joined", best, not_enrolled)
         if short:
             return Attribution(ANONYMOUS, 0.0, "anonymous", best,
                                f"{speech_s:.2f} s of speech: too little to tell a new voice")
@@ -132,7 +134,7 @@ class SpeakerAttributor:
         cluster = _Cluster(f"speaker_{len(self._clusters) + 1}", e.copy())
         self._clusters.append(cluster)
         return Attribution(cluster.speaker_id, self._confidence(best if nearest else -1.0, threshold), "new",
-                           best if nearest else 0.0)
+                           best if nearest else 0.0, not_enrolled)
 
     def _nearest(self, e: np.ndarray):
         if not self._clusters:

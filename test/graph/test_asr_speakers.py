@@ -93,9 +93,11 @@ def test_an_enrolled_voice_gets_its_name_and_an_unenrolled_one_does_not(ros, whi
     store.enroll("ada", mean_embedding([speaker_encoder.embed(voice("en-us+f3", t)) for t in enrollment]),
                  speaker_encoder.id, 6.0, 2)
     mic = microphone(ros, whisper, speaker_encoder, **{"speakers.profiles": store.path})
-    try:
-        heard = [utter(mic, voice(v, text)) for v, text in ALTERNATING[:2]]
-        assert [m.speaker_id for m in heard] == ["ada", "speaker_1"]
+    try:  # ada's longest phrase: 0.89-0.91 to her profile; her 1.5 s one scores only 0.80-0.86
+        # against the 0.78 threshold (96 % of enrolled utterances pass it on the bench), which
+        # a loaded run once pushed below. This test is about the node naming her, not the model.
+        heard = [utter(mic, voice(v, text)) for v, text in (ALTERNATING[2], ALTERNATING[1])]
+        assert [m.speaker_id for m in heard] == ["ada", "speaker_1"], [m.text for m in heard]
     finally:
         mic.close()
 
@@ -163,7 +165,7 @@ def test_phanthy_speakers_enrolls_lists_and_removes_a_voice_the_node_then_names(
     assert reserved.returncode == 1 and "reserved" in reserved.stderr
     mic = microphone(ros, whisper, None, **{"speakers.profiles": str(tmp_path / "speakers.sqlite3")})
     try:
-        assert utter(mic, voice("en-us+f3", "Where is the dinosaur hall?")).speaker_id == "ada"
+        assert utter(mic, voice(*ALTERNATING[2])).speaker_id == "ada"  # the phrase clear of the threshold
         assert run("remove", "ada").returncode == 0
         assert utter(mic, voice("en-us+f3", "And where is the cafe?")).speaker_id == "speaker_1"
     finally:

@@ -60,6 +60,7 @@ def test_a_voice_near_a_profile_but_below_its_threshold_is_not_given_the_name():
     attributor = SpeakerAttributor(FakeClock(), cfg, profiles={"ada": ada})
     a = attributor.attribute(utterance_of(ada, 0.6), 2.0)
     assert a.speaker_id == "speaker_1" and a.kind == "new"
+    assert a.reason.startswith("nearest enrolled ada 0.") and a.reason.endswith("< 0.95"), "the log says why"
 
 
 def test_short_speech_never_opens_a_speaker_nor_gets_a_name():
