@@ -1,6 +1,6 @@
 """The offline brain: understanding accuracy on paraphrases, and its cost per step.
 
-    .venv/bin/python bench/offline_brain.py paraphrases [--set all|original|heldout] [--sweep]
+    .venv/bin/python bench/offline_brain.py paraphrases [--set all|original|heldout|fresh|final|blind5] [--sweep]
     .venv/bin/python bench/offline_brain.py speed [--repeat 20]
 
 `paraphrases`: every utterance of a paraphrase set, understood as the first words of a
@@ -9,7 +9,8 @@ Each set is reported on its own (`--set` picks one; both by default): `original`
 bench/paraphrases.yaml, written apart from the intents and FAQ files (5+ phrasings per intent
 and FAQ entry, and off-topic requests), and looked at while the brain was tuned; `heldout`,
 bench/paraphrases_heldout.yaml, written without reading the brain's files and kept out of its
-files (its outcomes mapped onto the brain's names by bench/paraphrase_sets.py). Per set: the
+files (its outcomes mapped onto the brain's names by bench/paraphrase_sets.py); `fresh`,
+`final`, `blind5`, three more written the same way (bench/README.md says which were read). Per set: the
 accuracy, the off-topic false-accept rate, and right / all per kind of request with each miss. In-domain: right when it becomes the expected intent, FAQ entry or
 tool, with the expected arguments. Off-topic: accepted when it acts or answers from the FAQ (the
 honest fallback, "did you mean ...?" and "I don't know a place called ..." are right). `--sweep`
@@ -77,12 +78,13 @@ def right(case, got, frame):
                for want, args in [(case.expect, case.args)] + case.also)
 
 
-SETS = {"original": "paraphrases.yaml", "heldout": "paraphrases_heldout.yaml"}
+SETS = {"original": "paraphrases.yaml", "heldout": "paraphrases_heldout.yaml", "fresh": "paraphrases_fresh.yaml",
+        "final": "paraphrases_final.yaml", "blind5": "paraphrases_blind5.yaml"}
 
 
 def load_set(name, brain):
     path = ROOT / "bench" / SETS[name]
-    return heldout_cases(path, [e.id for e in brain.faq]) if name == "heldout" else original_cases(path)
+    return original_cases(path) if name == "original" else heldout_cases(path, [e.id for e in brain.faq])
 
 
 def score(brain, specs, cases):
@@ -202,7 +204,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="what", required=True)
     p = sub.add_parser("paraphrases")
-    p.add_argument("--set", choices=("all", "original", "heldout"), default="all")
+    p.add_argument("--set", choices=("all",) + tuple(SETS), default="all")
     p.add_argument("--sweep", action="store_true")
     s = sub.add_parser("speed")
     s.add_argument("--repeat", type=int, default=20)

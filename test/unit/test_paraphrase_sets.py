@@ -1,10 +1,12 @@
-"""The offline brain's paraphrase sets (bench/offline_brain.py paraphrases): the held-out set
-stays held out, and both sets speak the brain's names."""
+"""The offline brain's paraphrase sets (bench/offline_brain.py paraphrases): the sets written
+apart from the brain (held-out, fresh) stay apart from its files, and every set speaks the
+brain's names."""
 
 import pathlib
 import re
 import sys
 
+import pytest
 import yaml
 
 from phanthy_agent.brains.offline.config import load_faq, load_intents
@@ -16,7 +18,10 @@ from paraphrase_sets import heldout_cases, original_cases  # noqa: E402
 
 INTENTS = load_intents(ROOT / "config" / "offline_intents.yaml")
 FAQ = load_faq(ROOT / "config" / "faq.yaml")
-HELDOUT = heldout_cases(ROOT / "bench" / "paraphrases_heldout.yaml", [e.id for e in FAQ])
+# the sets written apart from the brain, each by an author who never read its files
+APART = {name: heldout_cases(ROOT / "bench" / f"paraphrases_{name}.yaml", [e.id for e in FAQ])
+         for name in ("heldout", "fresh", "final", "blind5")}
+HELDOUT = APART["heldout"]
 ORIGINAL = original_cases(ROOT / "bench" / "paraphrases.yaml")
 
 
@@ -44,19 +49,27 @@ COINCIDENT = {"take me to the dinosaur hall", "giftshop", "when does my membersh
               "is entry free for children", "where are the toilets", "restrooms",
               "is the museum wheelchair accessible", "hello", "hi there", "thank you", "goodbye",
               "see you later", "what can you do", "how can you help me", "what kind of things can i ask you",
-              "stop", "never mind", "forget it", "cancel that"}
+              "stop", "never mind", "forget it", "cancel that",
+              # and the later sets' authors (found when each was committed; all in the files before)
+              "are you open on mondays", "is my membership still valid", "what are you for",
+              "where is lost property", "good morning", "how do i get on the internet",
+              "is there a lost and found", "are there baby changing facilities",
+              "do you have wheelchairs to borrow", "how late are you open tonight", "i want to book a tour"}
 
 
-def test_no_held_out_sentence_is_copied_into_the_brains_files():
-    shared = {_plain(c.say) for c in HELDOUT} & _brain_texts()
+@pytest.mark.parametrize("name", APART)
+def test_no_sentence_of_a_set_written_apart_is_copied_into_the_brains_files(name):
+    shared = {_plain(c.say) for c in APART[name]} & _brain_texts()
     assert shared - COINCIDENT == set()
 
 
-def test_the_held_out_set_is_large_enough_and_has_five_phrasings_per_kind():
+@pytest.mark.parametrize("name", APART)
+def test_a_set_written_apart_is_large_enough_and_has_five_phrasings_per_kind(name):
+    cases = APART[name]
     kinds = {}
-    for case in HELDOUT:
+    for case in cases:
         kinds[case.kind] = kinds.get(case.kind, 0) + 1
-    assert len(HELDOUT) >= 150
+    assert len(cases) >= 150
     assert min(kinds.values()) >= 5
     assert kinds["off_topic"] >= 30
 
@@ -65,7 +78,7 @@ def test_every_expected_outcome_is_an_intent_an_faq_entry_or_off_topic():
     intents = {i.name for i in INTENTS.intents}
     entries = {f"faq:{e.id}" for e in FAQ}
     known = intents | entries | {f"unknown:{i}" for i in intents} | {"off_topic"}
-    for case in HELDOUT + ORIGINAL:
+    for case in [c for cases in APART.values() for c in cases] + ORIGINAL:
         assert case.expect in known, case
         assert all(want in known for want, _ in case.also), case
 
