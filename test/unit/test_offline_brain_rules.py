@@ -157,3 +157,64 @@ def test_the_shipped_files_load():
     cfg = load_intents(CONFIG / "offline_intents.yaml")
     assert cfg.suggest < cfg.accept and {i.act for i in cfg.intents} >= {"stop", "greeting", "help", "goodbye"}
     assert len(load_faq(CONFIG / "faq.yaml")) >= 10
+
+
+# --- things outside the venue (elsewhere.py) ---------------------------------------------------
+def test_a_word_naming_a_place_elsewhere_is_found_whole_plural_and_any_spacing():
+    from phanthy_agent.brains.offline.elsewhere import Elsewhere
+    rule = Elsewhere(["zoo", "bus station", "pub"], world=["The cafe is by the entrance."])
+    assert rule.named("When does the Zoo open?") == "zoo"
+    assert rule.named("where are the bus  stations") == "bus  stations"
+    assert rule.named("any pubs near here") == "pubs"
+    assert rule.named("a zookeeper talk?") == "" and rule.named("the public toilets") == ""
+
+
+def test_a_word_the_venues_own_files_use_stays_in_scope():
+    from phanthy_agent.brains.offline.elsewhere import Elsewhere
+    rule = Elsewhere(["library", "zoo"], world=["Our Libraries are on the first floor."])
+    assert rule.in_scope == ["library"] and rule.words == ["zoo"]
+    assert rule.named("is the library open") == ""
+
+
+def _venue_brain():
+    cfg = load_intents({
+        "accept": 0.2, "suggest": 0.15, "elsewhere_words": ["zoo", "library", "station"],
+        "templates": {"elsewhere": "I only know this place."},
+        "intents": [{"name": "goodbye", "act": "goodbye", "patterns": [r"\bbye\W*$"], "say": "Bye!"},
+                    {"name": "navigate", "tool": "navigate_to", "patterns": [r"\bwhere are the toilets\b"],
+                     "examples": ["take me to the cafe"]}]})
+    faq = [{"id": "hours", "questions": ["when do you open"], "answer": "We open at ten."},
+           {"id": "library", "questions": ["when does the library open"], "answer": "Our library opens at noon."}]
+    return OfflineBrain(cfg, faq, encoder=None)
+
+
+def test_a_question_about_somewhere_else_gets_the_elsewhere_answer_not_the_venues():
+    brain = _venue_brain()
+    _, calls = step(brain, [said("when does the zoo open")])
+    assert calls[0] == ("speak", {"text": "I only know this place."})
+    _, calls = step(brain, [said("when does the library open")])  # the venue's own library
+    assert calls[0] == ("speak", {"text": "Our library opens at noon."})
+
+
+def test_a_tools_pattern_does_not_take_a_request_about_somewhere_else_but_a_farewell_is_still_one():
+    brain = _venue_brain()
+    _, calls = step(brain, [said("where are the toilets at the station?")])
+    assert calls[0] == ("speak", {"text": "I only know this place."}) and len(calls) == 2
+    _, calls = step(brain, [said("we're off to the zoo now, bye")])
+    assert calls[0] == ("speak", {"text": "Bye!"})
+
+
+@pytest.mark.parametrize("text, intent", [
+    ("no no, stop walking", "stop"), ("never mind, I'll find it myself", "stop"), ("yo robot", "greeting"),
+    ("cheers buddy", "thanks"), ("well, we're off home now, bye", "goodbye"), ("cya", "goodbye"),
+    ("never mind, take me to the cafe", "navigate"), ("thanks, can you take me to the cafe?", "navigate"),
+])
+def test_small_talk_and_stop_patterns_cover_everyday_ways_and_no_request(brain, text, intent):
+    assert brain.policy.understanding.pattern(text) == intent
+
+
+def test_matching_reads_text_speak_and_accents_but_the_arguments_keep_what_was_said():
+    from phanthy_agent.brains.offline.understanding import normalized
+    assert normalized("wat r ur functions pls") == "what are your functions please"
+    assert normalized("Café, 2moro?") == "Cafe, tomorrow?"
+    assert normalized("Rory's U-boat") == "Rory's U-boat", "only whole words"

@@ -62,6 +62,10 @@ def test_codes(text, codes):
     ("look it up, name Lovelace", ["Lovelace"]), ("im Grace, what time is our tour?", ["Grace"]),
     ("Name Ada Lovelace, code K7P2QD", ["Ada Lovelace"]), ("cancel K7P2QD Hopper", ["Hopper"]),
     ("two for the space tour, Hopper", ["Hopper"]), ("they claim Smith did it", []),
+    ("a refund please, code F9H2L, name O'Brien", ["O'Brien"]), ("the booking for Fatima Al-Sayed", ["Fatima Al-Sayed"]),
+    ("it's under McDonald", ["McDonald"]), ("Can I get a refund? Surname Petrov.", ["Petrov"]),
+    ("Refund please. Tanaka, D3M7T.", ["Tanaka"]), ("booking ref ZP83Q, last name Nakamura", ["Nakamura"]),
+    ("I'd like a refund", []), ("Refund K7P2QD please", []),
 ])
 def test_names(text, names):
     assert [m.value for m in find_names(text)] == names
@@ -105,9 +109,16 @@ def test_a_request_fills_what_it_says_and_reports_what_is_out_of_bounds():
 @pytest.mark.parametrize("text, tickets", [
     ("a tour for 3 people", 3), ("the one at eleven, for the four of us", 4), ("a ticket please", 1),
     ("I'd like a place for 2 adults", 2),
+    ("the space tour, just me", 1), ("a place on the tour for myself", 1), ("both of us, please", 2),
+    ("me and my wife would like the dinosaur tour", 2),
 ])
 def test_the_number_of_people_is_the_count_and_that_one_is_no_number(text, tickets):
     assert fill(slots_of(TOOLS["book_tickets"], list(TOOLS)), text).args["tickets"] == tickets
+
+
+@pytest.mark.parametrize("text", ["I'll find it myself", "me and my kids", "can you just meet us there"])
+def test_no_party_size_is_read_where_none_was_said(text):
+    assert "tickets" not in fill(slots_of(TOOLS["book_tickets"], list(TOOLS)), text).args
 
 
 def test_an_answer_fills_the_slot_it_was_asked_for():

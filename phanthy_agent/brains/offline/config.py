@@ -12,6 +12,10 @@ Intents file (YAML), a mapping (a bare list is taken as `intents`):
     out_of_scope: ["...", ...]      # what visitors ask that the venue does not do (the town,
                                     # the weather, trivia): closer to one of these than to
                                     # anything it does, an utterance gets the honest fallback
+    elsewhere_words: ["zoo", ...]   # words naming places, businesses, transport, events outside
+                                    # the venue: an utterance naming one that the venue's own
+                                    # files never use is out of scope (`elsewhere` template;
+                                    # elsewhere.py says why meaning alone cannot tell)
 An intent: `name`; `act` (a conversation act: stop, greeting, thanks, goodbye, help, yes, no) or
 `tool` (a driver tool) or `steps` (tools run in order, each filled from the utterance and the
 results before it: a change of booking is [cancel_booking, book_tickets]); `patterns`
@@ -54,6 +58,7 @@ TEMPLATES = {
     "stopped": "Okay, I've stopped.",
     "cancelled": "Okay, never mind.",
     "result_intro": "Here's what I found: ",
+    "elsewhere": "Sorry, I can only help with things here, so I can't help with that.",
 }
 
 
@@ -117,6 +122,7 @@ class IntentsFile(pydantic.BaseModel):
     action_names: Dict[str, str] = {}
     intents: List[Intent] = []
     out_of_scope: List[str] = []
+    elsewhere_words: List[str] = []
 
     @pydantic.field_validator("templates")
     @classmethod

@@ -30,7 +30,7 @@ IDENTITY_KINDS = ("name", "code")  # what a session's earlier requests may fill 
 @dataclasses.dataclass
 class Frame:
     """What the visitor wants, as understood so far."""
-    kind: str  # request | act | faq | suggest | fallback | declined | unknown
+    kind: str  # request | act | faq | suggest | fallback | elsewhere | declined | unknown
     intent: Optional[Intent] = None
     tools: List[str] = dataclasses.field(default_factory=list)
     args: Dict[str, Any] = dataclasses.field(default_factory=dict)

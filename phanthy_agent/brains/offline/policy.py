@@ -117,6 +117,8 @@ class Policy:
             return self.cfg.did_you_mean.format(option=self._label(frame.answer, tools))
         if frame.kind == "declined":
             return self.cfg.template(frame.answer or "cancelled")
+        if frame.kind == "elsewhere":
+            return self.cfg.template("elsewhere")
         if frame.kind == "act" and frame.answer == "help":
             hello = "Hello! " if GREETING.search(text) else ""
             return hello + capabilities(self.cfg, tools, bool(self.faq))
@@ -207,8 +209,12 @@ class Policy:
 
     def _new(self, text: str, index: int, ranked: List[Meaning], pattern: Optional[str],
              tools: Dict[str, dict]) -> Frame:
-        if pattern is not None:
+        # "where's the toilet at the bus station?": a request's pattern does not make it the venue's
+        elsewhere = not ranked and bool(self.understanding.elsewhere(text, tools))
+        if pattern is not None and not (elsewhere and self.intents[pattern].act is None):
             return self._frame_for(Meaning("intent", pattern, 1.0), text, index, tools)
+        if elsewhere:
+            return Frame("elsewhere", since=index, texts=[text])
         best = self._best(ranked, text, tools)
         if best is not None and best.score >= self.cfg.accept:
             return self._frame_for(best, text, index, tools, ranked)
@@ -264,7 +270,7 @@ class Policy:
         if not ranked:
             return None
         if ranked[0].kind == "faq" and QUESTION.search(text):
-            return ranked[0]
+            return self.understanding.subject(ranked, text)
         close = [m for m in ranked if m.score >= ranked[0].score - SLOT_MARGIN]
         return max(close, key=lambda m: (self._evidence(m, text, tools), m.score))
 

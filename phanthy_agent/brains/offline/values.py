@@ -32,7 +32,8 @@ NAME_STOP = {"I", "Im", "My", "The", "A", "An", "Hi", "Hello", "Hey", "Thanks", 
              "Do", "Does", "And", "But", "So", "Actually", "Sorry", "Ok", "Okay", "Book", "Cancel",
              "Take", "Tell", "Show", "Now", "Then", "Try", "Code", "Booking", "Ignore", "You", "We",
              "Our", "It", "That", "This", "There", "Here", "Oh", "Well", "Also", "Just", "Refund",
-             "Two", "Three", "One", "Four", "Five", "Mr", "Mrs", "Ms", "Dr", "Museum", "My", "Name"}
+             "Two", "Three", "One", "Four", "Five", "Mr", "Mrs", "Ms", "Dr", "Museum", "My", "Name",
+             "Surname", "Ref", "Reference", "Member", "Hmm", "Um", "Uh"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -123,10 +124,25 @@ _PRONOUN_ONE = re.compile(r"\b(?:that|this|the|which|each|every|any|no|other|ano
 _UNIT_AFTER = re.compile(r"\s*(?:of\s+)?(?:the\s+)?([a-z]+)", re.I)
 
 
+# how many people, said without a number: "just me", "for myself" (1); "both of us", "me and my
+# wife" (2). Their unit is "people", so they count tickets, seats, places.
+_PARTY = [(re.compile(r"\b(?:(?:just|only)\s+(?:me|myself|the\s+one(?:\s+of\s+us)?)|(?:by|for)\s+myself|"
+                      r"me\s+alone|on\s+my\s+own)\b", re.I), 1),
+          (re.compile(r"\b(?:both\s+of\s+us|the\s+two\s+of\s+us|us\s+two|me\s+and\s+my\s+(?:wife|husband|"
+                      r"partner|friend|son|daughter|mum|mom|dad|mother|father|brother|sister|kid|child|"
+                      r"boyfriend|girlfriend|grandson|granddaughter|colleague)(?!\s*s\b))\b", re.I), 2)]
+
+
 def find_numbers(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
     """Numbers in digits or words ("two", "twenty-five", "a couple of"), each with the word after
-    it (`text`, the unit: "tickets"), skipping spans already taken (times, codes)."""
+    it (`text`, the unit: "tickets"), skipping spans already taken (times, codes); and the size
+    of a party said without a number ("just me", "both of us": unit "people")."""
     found = []
+    for pattern, size in _PARTY:
+        for m in pattern.finditer(text):
+            mention = Mention(size, m.start(), m.end(), "people")
+            if _free(mention, taken) and _free(mention, found):
+                found.append(mention)
     for m in _NUMBER.finditer(text):
         token = m.group(1).lower()
         if re.fullmatch(r"\d+(?:\.\d+)?", token):
@@ -147,7 +163,7 @@ def find_numbers(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
         mention = Mention(value, m.start(), m.end(), unit, token in ("a", "an"))
         if _free(mention, taken) and _free(mention, found):
             found.append(mention)
-    return found
+    return sorted(found, key=lambda x: x.start)
 
 
 # --- codes -----------------------------------------------------------------------------------
@@ -188,13 +204,17 @@ def _numbered(text: str, start: int, bare: str) -> bool:
 
 
 # --- names -----------------------------------------------------------------------------------
-_NAME_WORD = r"[A-Z][a-z'\-]+"
+# a capitalized word, with the capitals and joins names have: O'Brien, Al-Sayed, McDonald
+_NAME_WORD = r"(?:[A-Z][a-z]+(?:[A-Z][a-z]+)?|[A-Z](?=['\-][A-Z]))(?:['\-][A-Z]?[a-z]+)*"
 _NAME = rf"({_NAME_WORD}(?:\s+{_NAME_WORD}){{0,3}})"
 _NAME_CUES = [re.compile(p + _NAME) for p in (
     r"\b(?i:my name is|my name's|name is|name's|i am|i'm|im|this is|it's|it is|under the name(?: of)?|"
-    r"in the name of|name of|name:?|under)\s+", r"\b(?i:for|called|named|booked by|by)\s+")]
-# a lone name set off at the end ("..., for myself, Priya") or said next to a code ("R4T8WZ Okafor")
-_LONE_NAME = re.compile(rf"(?:,\s*|(?<=[A-Z0-9]{{4}})\s+|(?<=[A-Z0-9]{{4}}),\s*)({_NAME_WORD})\W*$")
+    r"in the name of|name of|(?:sur|last |family )?name:?|under)\s+", r"\b(?i:for|called|named|booked by|by)\s+")]
+# a lone name set off at the end ("..., for myself, Priya") or said next to a code ("R4T8WZ
+# Okafor", "Tanaka, D3M7T")
+_CODE_AHEAD = r"(?=\s*,?\s*(?=[A-Z]*\d)[A-Z0-9]{4,}\b)"
+_LONE_NAME = re.compile(rf"(?:,\s*|(?<=[A-Z0-9]{{4}})\s+|(?<=[A-Z0-9]{{4}}),\s*)({_NAME_WORD})\W*$"
+                        rf"|(?<![\w'])({_NAME_WORD}){_CODE_AHEAD}")
 
 
 def find_names(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
@@ -224,11 +244,14 @@ def find_names(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
             if _free(mention, taken) and _free(mention, found):
                 found.append(mention)
     if not found:
-        m = _LONE_NAME.search(text)
-        if m and m.group(1) not in NAME_STOP:
-            mention = Mention(m.group(1), m.start(1), m.end(1), m.group(0))
+        for m in _LONE_NAME.finditer(text):
+            group = 1 if m.group(1) else 2
+            if m.group(group) in NAME_STOP:
+                continue
+            mention = Mention(m.group(group), m.start(group), m.end(group), m.group(0))
             if _free(mention, taken):
                 found.append(mention)
+                break
     return sorted(found, key=lambda x: x.start)
 
 

@@ -1,0 +1,54 @@
+"""Things outside the venue: an utterance that names a place, business, service or event the
+venue does not have ("when does the zoo open?", "book me a train ticket") is out of scope,
+however closely its form matches one of the venue's own requests.
+
+Meaning alone cannot tell these apart. The sentence encoder scores "when does the zoo open"
+against the museum's "when do you open?" as high as a real paraphrase, and no threshold
+separates them: replacing the unknown word with "museum" raised the score of off-topic
+questions (zoo +0.34) about as much as that of in-domain ones (card +0.26, building +0.20).
+Out-of-scope examples about other places were tried too; they took the museum's own questions
+("how much is a bus ticket?" took "how much is a ticket?"). bench/README.md, "Offline brain",
+has the figures.
+
+So the intents file lists words that name things elsewhere (`elsewhere_words`: the town's
+businesses, transport, events). A word the venue's own files use (its FAQ, its intents'
+examples and slot aliases, its tools' descriptions, examples and places) is not elsewhere for
+it: a museum whose FAQ mentions its library keeps "library" in scope. Plurals count ("buses").
+Pure: no ROS, no model."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable, Optional, Pattern, Sequence
+
+READ_CHARS = 1500  # characters of an utterance read (what the encoder reads, about 256 tokens)
+
+
+class Elsewhere:
+    def __init__(self, words: Sequence[str], world: Iterable[str]):
+        world_text = " ".join(str(t).lower().replace("_", " ") for t in world)
+        wanted = sorted({" ".join(w.lower().split()) for w in words if w and w.strip()}, key=len, reverse=True)
+        # a word of the venue's own files is the venue's
+        self.words = [w for w in wanted if not phrase_pattern([w]).search(world_text)]
+        self.in_scope = [w for w in wanted if w not in self.words]
+        self._regex: Optional[Pattern] = phrase_pattern(self.words) if self.words else None
+
+    def named(self, text: str) -> str:
+        """The first word or phrase of the list the utterance names ("" for none)."""
+        if self._regex is None or not text:
+            return ""
+        found = self._regex.search(text[:READ_CHARS])
+        return found.group(0).lower() if found else ""
+
+
+def phrase_pattern(words: Sequence[str]) -> Pattern:
+    """Whole words, any spacing between a phrase's words, an optional plural ending
+    ("buses", "libraries")."""
+    def one(word: str) -> str:
+        *head, last = word.split()
+        if re.search(r"[^aeiou]y$", last):
+            last = re.escape(last[:-1]) + "(?:y|ies)"
+        else:
+            last = re.escape(last) + "(?:s|es)?"
+        return r"\s+".join([re.escape(w) for w in head] + [last])
+    return re.compile(rf"\b(?:{'|'.join(one(w) for w in words)})\b", re.I)
