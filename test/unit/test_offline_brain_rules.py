@@ -208,6 +208,7 @@ def test_a_tools_pattern_does_not_take_a_request_about_somewhere_else_but_a_fare
     ("no no, stop walking", "stop"), ("never mind, I'll find it myself", "stop"), ("yo robot", "greeting"),
     ("cheers buddy", "thanks"), ("well, we're off home now, bye", "goodbye"), ("cya", "goodbye"),
     ("never mind, take me to the cafe", "navigate"), ("thanks, can you take me to the cafe?", "navigate"),
+    ("take me to the exit, bye", "navigate"), ("two tickets for the dinosaur tour, thanks, bye", None),
 ])
 def test_small_talk_and_stop_patterns_cover_everyday_ways_and_no_request(brain, text, intent):
     assert brain.policy.understanding.pattern(text) == intent
