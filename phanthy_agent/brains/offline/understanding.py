@@ -22,8 +22,9 @@ FAQ entry, and off-topic requests) with `bench/offline_brain.py paraphrases --sw
 checked on sets written without reading the brain's files (none of their sentences is in
 them): at the shipped 0.50 / 0.42, 95.9 % of 146 / 0 of 30 off-topic accepted on the first set;
 on `bench/paraphrases_blind5.yaml`, never read before it was measured, 84.0 % of 150 / 14 of
-103 (bench/README.md has every set, the sweeps and how the examples grew). Without the embedding model (not installed: logged as an error) the score is
-the lexical term alone, scaled to the same range.
+103 (bench/README.md has every set, the sweeps and how the examples grew). Without the
+embedding model (not installed: logged as an error) the score is the lexical term alone,
+scaled to the same range.
 """
 
 from __future__ import annotations
