@@ -27,6 +27,10 @@ BACKCHANNEL_WORDS = frozenset("""
     mmhm mm-hm hmhm aha ah oh ooh wow cool nice great good i see see got it gotcha
     indeed true exactly totally interesting
 """.split())
+# Words that carry no request of their own: next to an acknowledgement or a hum they leave it
+# one. tiny.en writes piper's "mm-hm" as "and the hm." or "and then h m" now and then (the
+# audio eval, 1 run in 138).
+FILLERS = frozenset("and the a an then so um uh er erm well".split())
 NOT_BACKCHANNEL = frozenset("no stop wait what why how where who when which not don't dont cancel".split())
 # One word that asks the speaker to stop ("stop", "what?", "sorry"): a request on its own. Any
 # other lone word ("here", "museum") is not enough to cut the robot off (LiveKit calls the knob
@@ -47,13 +51,15 @@ def _squash(word: str) -> str:
 
 
 def is_backchannel(text: str, extra_words: Iterable[str] = (), max_words: int = 4) -> bool:
-    """True when the text is only acknowledgement words or hums (at most `max_words`)."""
+    """True when the text is only acknowledgement words or hums (at most `max_words`), with at
+    most filler words beside them ("and the hm")."""
     words = normalize_text(text).replace("-", " ").split()
     if not words or len(words) > max_words:
         return False
     lexicon = BACKCHANNEL_WORDS | {w.lower() for w in extra_words}
     squashed_lexicon = {_squash(w) for w in lexicon}
-    return all(w in lexicon or _squash(w) in squashed_lexicon or _HUM.match(w) for w in words) \
+    acknowledging = [w for w in words if w in lexicon or _squash(w) in squashed_lexicon or _HUM.match(w)]
+    return bool(acknowledging) and all(w in FILLERS for w in words if w not in acknowledging) \
         and not any(w in NOT_BACKCHANNEL for w in words)
 
 

@@ -98,7 +98,8 @@ def test_acknowledgements_of_any_length_are_backchannels_while_busy(text):
     assert routing.decision is Decision.DROP and routing.reason.startswith("backchannel")
 
 
-@pytest.mark.parametrize("text", ["no", "stop", "okay, take me there", "yeah but where is the cafe", "wait"])
+@pytest.mark.parametrize("text", ["no", "stop", "okay, take me there", "yeah but where is the cafe", "wait",
+                                  "and then?", "so the cafe"])
 def test_words_that_ask_for_something_are_not_backchannels(text):
     assert Inbox().submit(transcript(text, duration_ms=900), busy=True).decision is Decision.STEER
 
@@ -107,7 +108,8 @@ def test_an_answer_is_not_a_backchannel_when_the_robot_is_idle():
     assert Inbox().submit(transcript("yeah", duration_ms=900), busy=False).decision is Decision.START
 
 
-@pytest.mark.parametrize("text", ["Mmmmmmmmmmmmmm", "Mm-hmm.", "hmmmm", "Uhm", "yeahhh"])
+@pytest.mark.parametrize("text", ["Mmmmmmmmmmmmmm", "Mm-hmm.", "hmmmm", "Uhm", "yeahhh", "and the hm.",
+                                  "and then h m", "yeah, and then"])
 def test_hums_however_asr_spells_them_are_backchannels(text):
     assert Inbox().submit(transcript(text, duration_ms=1000), busy=True).decision is Decision.DROP
 
