@@ -85,6 +85,12 @@ def asks_to_stop(text: str) -> bool:
     return 0 < len(words) <= MAX_STOP_COMMAND_WORDS and any(w in STOP_COMMANDS for w in words)
 
 
+def calls_for_attention(text: str) -> bool:
+    """Does the text hold a word that asks the speaker to stop or listen ("actually", "sorry",
+    "wait", "where")? Hums misheard as words ("in the nature.") hold none."""
+    return any(w in INTERRUPT_WORDS for w in normalize_text(text).replace("-", " ").split())
+
+
 def is_request(text: str, min_words: int = 2) -> bool:
     """Enough words to interrupt a speaker: `min_words` or more, or one interrupt word."""
     words = normalize_text(text).replace("-", " ").split()

@@ -11,7 +11,11 @@ ducked: it finishes the word it was on if that ends within boundary_ms, else sto
     not a backchannel, not too short, recognized surely enough, enough words or one that asks
     to stop), or
   - the speech lasts commit_after_ms whatever its words.
-The early transcript needs early_min_confidence instead of the policy's min_confidence.
+The early transcript needs early_min_confidence instead of the policy's min_confidence. Early
+words that call for attention ("actually", "sorry", "wait", "where": phanthy_common/text_rules.py)
+commit at once; other early words only once the speech has outlasted a backchannel
+(early_commit_after_ms), holding the reply until then or until the final words decide: tiny.en
+made "in the nature." at 0.72 of piper's 0.7 s "mm-hm", whose final words are a hum.
 Duration alone is not enough below commit_after_ms: synthesized "mm-hm" lasts 0.64-0.86 s
 (espeak-ng, piper), longer than the policy's 500 ms, and a listener's "mmmm-hmm" is not a
 request to stop. Otherwise playback comes back: as soon as a short speech pauses (the
@@ -32,7 +36,7 @@ from enum import Enum
 from typing import Callable, List, Optional, Protocol, Sequence, Tuple
 
 from phanthy_common.interruption import InterruptionPolicy
-from phanthy_common.text_rules import is_echo
+from phanthy_common.text_rules import calls_for_attention, is_echo
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +56,8 @@ class BargeInConfig:
     early_min_confidence: float = 0.5  # the policy's min_confidence for the early transcript of
     # ongoing speech (tiny.en made "Yeah, man, make sure." at 0.42 of a hum's first 0.6 s; a
     # real request that misses it still commits on its final words or after commit_after_ms)
+    early_commit_after_ms: float = 900.0  # early words commit once the speech lasts this long
+    # (synthesized "mm-hm" lasts 0.64-0.86 s; a request goes on, a backchannel has ended)
     on_onset: str = "pause"  # pause | duck: what playback does while undecided
     duck_gain: float = 0.15  # about -16 dB
     boundary_ms: float = 300.0  # finish the current word if it ends within this
@@ -80,6 +86,7 @@ class Segment:
     silent_since: float = 0.0  # clock time the visitor's silence began, by the VAD's count
     released_at: float = 0.0
     tentative: bool = False  # a candidate: maybe speech, no onset yet
+    early_request: str = ""  # early words that are a request, waiting for the speech to go on
 
 
 class BargeInController:
@@ -160,7 +167,10 @@ class BargeInController:
             return
         floor = self.config.policy.min_confidence if final else self.config.early_min_confidence
         judgement = self.config.policy.judge(text, confidence, duration_ms if final else 0, min_confidence=floor)
-        if judgement.is_request:
+        if judgement.is_request and not final and not calls_for_attention(text) and not self._outlasted_backchannel():
+            self.segment.early_request = text
+            self._note("listen", f"early words {text!r} are a request if the speech goes on")
+        elif judgement.is_request:
             self._commit(f"the visitor said {text!r}")
         elif final:
             self._release(f"no request: {judgement.reason}")
@@ -179,6 +189,9 @@ class BargeInController:
             return  # a candidate alone never commits
         if self.phase is Phase.HELD and self.segment.silent_since:
             self._release_at_pause(now)
+        elif self.phase is Phase.HELD and self.segment.early_request and not self.segment.t_end \
+                and self._outlasted_backchannel():
+            self._commit(f"the visitor said {self.segment.early_request!r} and went on")
         elif self.phase is Phase.HELD and not self.segment.t_end \
                 and (now - self.segment.t_start) * 1000 >= self.config.commit_after_ms:
             self._commit(f"speech longer than {self.config.commit_after_ms} ms")
@@ -190,6 +203,10 @@ class BargeInController:
     def _speech_s(self, t_end: float) -> float:
         return max(0.0, t_end - self.segment.t_start) if self.segment else 0.0
 
+    def _outlasted_backchannel(self) -> bool:
+        """Has the visitor's speech, still going on, lasted longer than a backchannel?"""
+        return (self._clock() - self.segment.t_start) * 1000 >= self.config.early_commit_after_ms
+
     def _concerns_us(self, t_speech_start: float) -> bool:
         if self.phase in (Phase.HELD, Phase.WAITING):
             return True
@@ -199,7 +216,13 @@ class BargeInController:
 
     def _release_at_pause(self, now: float, final: bool = False) -> None:
         """Short speech has gone quiet: let the reply go on once the silence is long enough (at
-        once on the VAD's end of speech), waiting for its words."""
+        once on the VAD's end of speech), waiting for its words. Early words that were a
+        request keep it held ("Actually, ..." then a comma): the speech going on or the final
+        words decide, within transcript_wait_s."""
+        if self.segment.early_request:
+            if now - self.segment.silent_since >= self.config.transcript_wait_s:
+                self._release("the early request's final words never came", waiting=True)
+            return
         if final or now - self.segment.silent_since >= self.config.release_after_ms / 1000.0 - 1e-6:
             self._release("the visitor paused", waiting=True)
 

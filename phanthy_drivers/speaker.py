@@ -71,6 +71,8 @@ class Speaker(DriverNode):
             transcript_wait_s=p.get("barge_in.transcript_wait_s", 1.5, "how long a short speech's words may take"),
             early_min_confidence=p.get("barge_in.early_min_confidence", 0.5,
                                        "interruption.min_confidence for the early transcript of ongoing speech"),
+            early_commit_after_ms=p.get("barge_in.early_commit_after_ms", 900.0,
+                                        "early words stop the robot once the speech outlasts a backchannel"),
             release_after_ms=p.get("barge_in.release_after_ms", 160.0,
                                    "the visitor's silence that lets a held reply go on"),
             policy=p.interruption())

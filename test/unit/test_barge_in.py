@@ -37,6 +37,67 @@ def test_an_onset_ducks_at_once_and_words_commit_a_stop_at_a_word_boundary(rig):
     assert c.phase is Phase.COMMITTED and speaker.calls[-1] == ("stop", 300.0)
 
 
+def test_early_words_that_call_for_nobody_wait_until_the_speech_outlasts_a_backchannel(rig):
+    clock, speaker, c = rig
+    c.activity("onset", 100.0, 100.0)
+    clock.t = 100.7
+    c.transcript("the gift shop", t_speech_start=100.0, final=False, confidence=0.8)
+    assert c.phase is Phase.HELD, "0.7 s of speech: a backchannel could still be this long"
+    clock.t = 100.91
+    c.tick()
+    assert c.phase is Phase.COMMITTED and speaker.calls[-1] == ("stop", 300.0)
+
+
+def test_early_words_of_a_hum_that_then_ends_do_not_stop_the_robot(rig):
+    """The audio eval: tiny.en made "in the nature." (0.72) of piper's 0.7 s "mm-hm" while it
+    lasted, and "and the hm." of all of it."""
+    clock, speaker, c = rig
+    c.activity("onset", 100.0, 100.0)
+    clock.t = 100.65
+    c.transcript("in the nature.", t_speech_start=100.0, final=False, confidence=0.72)
+    assert c.phase is Phase.HELD
+    clock.t = 100.75
+    c.tick()
+    c.activity("offset", 100.0, 100.7, silence_ms=300)
+    clock.t = 100.95
+    c.tick()
+    assert c.phase is Phase.HELD, "held until the final words decide"
+    c.transcript("and the hm.", t_speech_start=100.0, confidence=0.5, duration_ms=700)
+    assert c.phase is Phase.WATCHING and all(call[0] != "stop" for call in speaker.calls)
+    assert speaker.calls[-1] == ("duck", 1.0), "the reply goes on"
+
+
+def test_early_words_that_are_a_request_keep_the_reply_held_over_a_comma(rig):
+    """"The gift shop, | then the cafe": early words that are a request; the comma's silence
+    must not let the robot blurt before the rest of the sentence."""
+    clock, speaker, c = rig
+    c.activity("onset", 100.0, 100.0)
+    clock.t = 100.6
+    c.transcript("The gift shop", t_speech_start=100.0, final=False, confidence=0.8)
+    c.activity("pause", 100.0, 100.55, silence_ms=160)
+    clock.t = 100.8
+    c.tick()
+    assert c.phase is Phase.HELD and speaker.calls == [("duck", 0.15)], "no blurt at the comma"
+    c.activity("resume", 100.0, 100.8)
+    clock.t = 101.0
+    c.tick()
+    assert c.phase is Phase.COMMITTED
+
+
+def test_early_request_words_whose_final_never_comes_let_the_reply_go_on(rig):
+    clock, speaker, c = rig
+    c.activity("onset", 100.0, 100.0)
+    clock.t = 100.6
+    c.transcript("The gift shop", t_speech_start=100.0, final=False, confidence=0.8)
+    c.activity("offset", 100.0, 100.65, silence_ms=300)  # silent since 100.3
+    clock.t = 101.7
+    c.tick()
+    assert c.phase is Phase.HELD
+    clock.t = 101.85  # transcript_wait_s (1.5) of silence
+    c.tick()
+    assert c.phase is Phase.WAITING and speaker.calls[-1] == ("duck", 1.0)
+
+
 def test_long_speech_commits_even_without_words(rig):
     clock, speaker, c = rig
     c.activity("onset", t_speech_start=100.0, t=100.0)
