@@ -10,7 +10,7 @@ duration cannot: a long "yeah" and the robot transcribing itself.
 from __future__ import annotations
 
 import re
-from typing import Iterable, Sequence
+from typing import Iterable, List, Sequence
 
 
 _NOT_WORD = re.compile(r"[^\w]+", re.UNICODE)
@@ -46,6 +46,11 @@ _REPEATS = re.compile(r"(.)\1+")
 _HUM = re.compile(r"^[mhnu]+$")  # "mmmm", "hmm", "mhm", "uhm": hums, however ASR spells them
 
 
+def _words(text: str) -> List[str]:
+    """Lowercase words, hyphens split ("mm-hm" -> mm, hm)."""
+    return normalize_text(text).replace("-", " ").split()
+
+
 def _squash(word: str) -> str:
     return _REPEATS.sub(r"\1", word)  # "mmmmhmm" -> "mhm", "yeahhh" -> "yeah"
 
@@ -53,7 +58,7 @@ def _squash(word: str) -> str:
 def is_backchannel(text: str, extra_words: Iterable[str] = (), max_words: int = 4) -> bool:
     """True when the text is only acknowledgement words or hums (at most `max_words`), with at
     most filler words beside them ("and the hm")."""
-    words = normalize_text(text).replace("-", " ").split()
+    words = _words(text)
     if not words or len(words) > max_words:
         return False
     lexicon = BACKCHANNEL_WORDS | {w.lower() for w in extra_words}
@@ -88,10 +93,10 @@ def asks_to_stop(text: str) -> bool:
 def calls_for_attention(text: str) -> bool:
     """Does the text hold a word that asks the speaker to stop or listen ("actually", "sorry",
     "wait", "where")? Hums misheard as words ("in the nature.") hold none."""
-    return any(w in INTERRUPT_WORDS for w in normalize_text(text).replace("-", " ").split())
+    return any(w in INTERRUPT_WORDS for w in _words(text))
 
 
 def is_request(text: str, min_words: int = 2) -> bool:
     """Enough words to interrupt a speaker: `min_words` or more, or one interrupt word."""
-    words = normalize_text(text).replace("-", " ").split()
+    words = _words(text)
     return len(words) >= min_words or any(w in INTERRUPT_WORDS for w in words)

@@ -217,7 +217,7 @@ class BargeInController:
     def _release_at_pause(self, now: float, final: bool = False) -> None:
         """Short speech has gone quiet: let the reply go on once the silence is long enough (at
         once on the VAD's end of speech), waiting for its words. Early words that were a
-        request keep it held ("Actually, ..." then a comma): the speech going on or the final
+        request keep it held ("The gift shop, ..." then a comma): the speech going on or the final
         words decide, within transcript_wait_s."""
         if self.segment.early_request:
             if now - self.segment.silent_since >= self.config.transcript_wait_s:
