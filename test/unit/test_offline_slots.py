@@ -80,6 +80,29 @@ def test_an_enum_value_named_inside_a_sentence(text, value):
     assert (found[0] if found else None) == value
 
 
+def test_a_word_said_in_two_parts_names_the_value_written_as_one():
+    aliases = {"restroom": "toilets", "giftshop": "gift_shop"}
+    assert find_enum("where is the rest room", ["toilets", "gift_shop"], aliases)[0] == "toilets"
+    assert find_enum("the gift shop", ["toilets", "giftshop"], {})[0] == "giftshop"
+
+
+PLACE = {"name": "go", "parameters": {"type": "object", "required": ["place"], "properties": {
+    "place": {"type": "string", "enum": ["cafe", "toilets", "space_gallery"]}}}}
+
+
+@pytest.mark.parametrize("text, destination, any_place", [
+    ("I left my glasses in the space gallery", None, "space_gallery"),
+    ("I'm at the cafe, where are the toilets?", "toilets", "toilets"),
+    ("are the toilets near the cafe?", "toilets", "toilets"),
+    ("can we go in the space gallery now", "space_gallery", "space_gallery"),
+    ("take me to the cafe", "cafe", "cafe"),
+])
+def test_a_place_named_as_where_something_is_is_no_destination(text, destination, any_place):
+    [slot] = slots_of(PLACE, [])
+    assert fill([slot], text, destinations=True).args.get("place") == destination
+    assert fill([slot], text).args.get("place") == any_place  # what else it names comes first
+
+
 def test_each_parameter_gets_a_kind_from_its_schema():
     kinds = {s.name: s.kind for s in slots_of(TOOLS["book_tickets"], list(TOOLS))}
     assert kinds == {"tour_id": "source", "tickets": "integer", "name": "name"}

@@ -16,6 +16,9 @@ Intents file (YAML), a mapping (a bare list is taken as `intents`):
                                     # the venue: an utterance naming one that the venue's own
                                     # files never use is out of scope (`elsewhere` template;
                                     # elsewhere.py says why meaning alone cannot tell)
+    synonyms: {"call off": "cancel"}   # words the encoder does not place near the examples'
+                                    # own, read as those for ranking and patterns only (the
+                                    # arguments are read from what was said)
 An intent: `name`; `act` (a conversation act: stop, greeting, thanks, goodbye, help, yes, no) or
 `tool` (a driver tool) or `steps` (tools run in order, each filled from the utterance and the
 results before it: a change of booking is [cancel_booking, book_tickets]); `patterns`
@@ -123,6 +126,7 @@ class IntentsFile(pydantic.BaseModel):
     intents: List[Intent] = []
     out_of_scope: List[str] = []
     elsewhere_words: List[str] = []
+    synonyms: Dict[str, str] = {}
 
     @pydantic.field_validator("templates")
     @classmethod

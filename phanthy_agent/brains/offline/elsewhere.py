@@ -14,12 +14,15 @@ So the intents file lists words that name things elsewhere (`elsewhere_words`: t
 businesses, transport, events). A word the venue's own files use (its FAQ, its intents'
 examples and slot aliases, its tools' descriptions, examples and places) is not elsewhere for
 it: a museum whose FAQ mentions its library keeps "library" in scope. Plurals count ("buses").
+Such a word is the venue's only where its files use it, though: "how do I get here by bus?" is
+the FAQ's, "where is the bus company's lost property?" is not the lost property entry's
+(`in_scope_named`, checked against the texts of what the utterance was understood as).
 Pure: no ROS, no model."""
 
 from __future__ import annotations
 
 import re
-from typing import Iterable, Optional, Pattern, Sequence
+from typing import Iterable, List, Optional, Pattern, Sequence
 
 READ_CHARS = 1500  # characters of an utterance read (what the encoder reads, about 256 tokens)
 
@@ -32,6 +35,10 @@ class Elsewhere:
         self.words = [w for w in wanted if not phrase_pattern([w]).search(world_text)]
         self.in_scope = [w for w in wanted if w not in self.words]
         self._regex: Optional[Pattern] = phrase_pattern(self.words) if self.words else None
+
+    def in_scope_named(self, text: str) -> List[str]:
+        """The words of the list the venue's own files use that the utterance names."""
+        return [w for w in self.in_scope if phrase_pattern([w]).search(text[:READ_CHARS])]
 
     def named(self, text: str) -> str:
         """The first word or phrase of the list the utterance names ("" for none)."""

@@ -27,8 +27,9 @@ from typing import Any, Dict, List, Optional, Sequence
 from .replies import capabilities, failure, humanize
 from .config import FaqEntry, Intent, IntentsFile
 from .conversation import BUILTINS, Call, Segment, flatten, segments
+from .choice import Chooser
 from .plan import Frame, Next, Planner
-from .slots import NO, YES, answer, fill, loose_phrase, slots_of
+from .slots import NO, YES, answer, fill, loose_phrase, request_slots
 from .values import resolve_enum
 from .understanding import Meaning, Understanding
 
@@ -38,10 +39,6 @@ CORRECTION = re.compile(r"^\W*(?:(?:no|nope|sorry|actually|oh|wait|rather|not th
                         r"make it|instead|try|change it to|let's say)\b\W*)+|\W*\b(?:instead|actually)\W*$", re.I)
 REFERENCE = re.compile(r"\b(?:there|it|that(?: place)?|this(?: place)?|the same)\b", re.I)
 GREETING = re.compile(r"^\W*(?:hi|hello|hey|good (?:morning|afternoon|evening))\b", re.I)
-# a question, not a request: a question word or an auxiliary first ("is it alright if ..."), or "?"
-QUESTION = re.compile(r"^\W*(?:(?:so|and|um|excuse me|sorry|hi|hello)\W+)*(?:what|when|where|which|who|why|how|"
-                      r"is|are|am|do|does|did|can|could|may|might|will|would|should|has|have)\b|\?\s*$", re.I)
-SLOT_MARGIN = 0.08  # meanings this close to the best are told apart by the slots the words fill
 MAX_CHAIN = 8  # inputs read back into one request
 MAX_ASKS = 2  # the same question asked again at most this often, then the fallback
 
@@ -51,6 +48,7 @@ class Policy:
                  speak_tool: str = "speak"):
         self.cfg, self.faq, self.understanding = cfg, list(faq), understanding
         self.planner = Planner(cfg)
+        self.chooser = Chooser(cfg, understanding)
         self.speak_tool = speak_tool
         self.intents: Dict[str, Intent] = {i.name: i for i in cfg.intents}
         self._topic = ""  # what the robot said last (set per step)
@@ -215,9 +213,19 @@ class Policy:
             return self._frame_for(Meaning("intent", pattern, 1.0), text, index, tools)
         if elsewhere:
             return Frame("elsewhere", since=index, texts=[text])
-        best = self._best(ranked, text, tools)
+        best = self.chooser.best(ranked, text, tools)
+        thing = self.understanding.foreign(text, best, tools) if best is not None else ""
+        if thing and best.score >= self.cfg.suggest:
+            log.info("offline: %r names %r, which %s %s does not", text, thing, best.kind, best.key)
+            return Frame("elsewhere", since=index, texts=[text])
         if best is not None and best.score >= self.cfg.accept:
             return self._frame_for(best, text, index, tools, ranked)
+        # not when it is like something the venue does not do ("recommend a restaurant nearby")
+        named = self.chooser.named_value(text, tools) if not elsewhere and \
+            self.understanding.out_of_scope(text) < self.cfg.suggest else None
+        if named is not None:  # "wc please, where?", "souvenir shop this way?"
+            log.info("offline: %r names a value of %s only", text, named.key)
+            return self._frame_for(named, text, index, tools, ranked)
         if best is not None and best.score >= self.cfg.suggest:
             frame = self._frame_for(best, text, index, tools, ranked) if best.kind != "faq" else None
             if frame is not None and frame.kind == "request" and frame.unknown:
@@ -253,6 +261,8 @@ class Policy:
             if answers and answers[0].kind == "faq" and answers[0].score >= self.cfg.accept:
                 entry = self.faq[int(answers[0].key)]
                 value = resolve_enum(entry.id, enums[0].enum, dict(enums[0].aliases)) if entry.id else None
+                if value is None and self.understanding.foreign(text, answers[0], tools):
+                    return Frame("elsewhere", since=index, texts=[text])  # "where's the bus company's ..."
                 if value is None:
                     return self._frame_for(answers[0], text, index, tools)  # "take me to the cloakroom"
                 # "somewhere to eat": the place whose FAQ entry the words mean
@@ -261,29 +271,6 @@ class Policy:
         return frame
 
     # --- helpers -------------------------------------------------------------------------------
-    def _best(self, ranked: List[Meaning], text: str, tools: Dict[str, dict]) -> Optional[Meaning]:
-        """The top meaning; among those within SLOT_MARGIN of it, the request whose required
-        arguments the words fill best ("sign us up for the tour at one, four people, name of
-        Ada" is a booking, though "tour" makes it sound like the tour list; "dinosaurs please"
-        is a walk). A question the FAQ answers best stays a question, whatever place it names
-        ("when does the cafe close?" is not a walk to the cafe)."""
-        if not ranked:
-            return None
-        if ranked[0].kind == "faq" and QUESTION.search(text):
-            return self.understanding.subject(ranked, text)
-        close = [m for m in ranked if m.score >= ranked[0].score - SLOT_MARGIN]
-        return max(close, key=lambda m: (self._evidence(m, text, tools), m.score))
-
-    def _evidence(self, meaning: Meaning, text: str, tools: Dict[str, dict]) -> float:
-        intent = self.intents.get(meaning.key) if meaning.kind == "intent" else None
-        names = (intent.tools if intent else []) if meaning.kind == "intent" else \
-            [meaning.key] if meaning.kind == "tool" else []
-        slots = [s for s in self._slots(Frame("request", intent, list(names)), tools)
-                 if s.required and s.kind != "source"]
-        if not slots or any(n not in tools for n in names):
-            return 0.0
-        return len(set(fill(slots, text).args)) / len(slots)
-
     def _last_said(self, segs: List[Segment]) -> str:
         for seg in reversed(segs):
             for call in reversed(seg.calls):
@@ -317,14 +304,7 @@ class Policy:
         return next(i.name for i in self.cfg.intents if i.act == "stop")
 
     def _slots(self, frame: Frame, tools: Dict[str, dict]):
-        aliases = {p: c.aliases for p, c in (frame.intent.slots if frame.intent else {}).items()}
-        seen, out = set(), []
-        for name in frame.tools:
-            for slot in slots_of(tools[name], list(tools), aliases) if name in tools else []:
-                if slot.name not in seen:
-                    seen.add(slot.name)
-                    out.append(slot)
-        return out
+        return request_slots(frame.intent, frame.tools, tools)
 
     def _meaning(self, key: str) -> Meaning:
         kind, _, name = key.partition(":")

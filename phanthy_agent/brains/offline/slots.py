@@ -18,7 +18,7 @@ import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .values import (FILLER, Mention, find_codes, find_enum, find_names, find_numbers, find_times, spoken_time,
-                     words)
+                     unlocated, words)
 
 # units that count people, so count tickets, seats, places ("for 2 people", "four of us")
 PEOPLE = {"people", "persons", "person", "us", "adults", "adult", "children", "kids", "guests", "visitors"}
@@ -81,6 +81,19 @@ def slots_of(spec: dict, tool_names: Sequence[str], aliases: Optional[Dict[str, 
     return out
 
 
+def request_slots(intent, names: Sequence[str], tools: Dict[str, dict]) -> List[Slot]:
+    """The slots of a request's tools in order, each parameter once; `intent` (or None) adds
+    its slot aliases."""
+    aliases = {p: c.aliases for p, c in (intent.slots if intent else {}).items()}
+    seen, out = set(), []
+    for name in names:
+        for slot in slots_of(tools[name], list(tools), aliases) if name in tools else []:
+            if slot.name not in seen:
+                seen.add(slot.name)
+                out.append(slot)
+    return out
+
+
 def _enum_of(schema: dict) -> Tuple[List[Any], Dict[Any, str]]:
     if isinstance(schema.get("enum"), list):
         return list(schema["enum"]), {}
@@ -112,8 +125,10 @@ def _kind(name: str, schema: dict, enum: List[Any], source: str) -> str:
     return "text"
 
 
-def fill(slots: Sequence[Slot], text: str) -> Filled:
-    """Every slot the utterance fills (source slots excepted: they need their tool's result)."""
+def fill(slots: Sequence[Slot], text: str, destinations: bool = False) -> Filled:
+    """Every slot the utterance fills (source slots excepted: they need their tool's result). An
+    enum value named as a location ("I left my bag in the cafe") counts only when no other is
+    named, and with `destinations` not at all."""
     out = Filled()
     times = find_times(text)
     codes = find_codes(text)
@@ -123,7 +138,9 @@ def fill(slots: Sequence[Slot], text: str) -> Filled:
     numeric = [s for s in slots if s.kind in ("integer", "number")]
     for slot in slots:
         if slot.kind == "enum":
-            found = find_enum(text, slot.enum, dict(slot.aliases))
+            found = find_enum(unlocated(text), slot.enum, dict(slot.aliases))
+            if found is None and not destinations:
+                found = find_enum(text, slot.enum, dict(slot.aliases))
             if found is not None:
                 out.args[slot.name] = found[0]
         elif slot.kind == "time" and times:

@@ -42,7 +42,7 @@ from phanthy_common.lexical import STOPWORDS, LexicalIndex
 
 from .config import FaqEntry, IntentsFile
 from .elsewhere import Elsewhere, phrase_pattern
-from .values import plain
+from .values import plain, unlocated
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +79,8 @@ class Understanding:
     def __init__(self, cfg: IntentsFile, faq: Sequence[FaqEntry], encoder=None):
         self.cfg, self.faq, self.encoder = cfg, list(faq), encoder
         self._patterns = [(i.name, [re.compile(p, re.I) for p in i.patterns]) for i in cfg.intents]
+        self._synonyms = {k.lower(): v for k, v in cfg.synonyms.items()}
+        self._synonym = phrase_pattern(list(self._synonyms)) if self._synonyms else None
         self._covered = {t for i in cfg.intents for t in i.tools}
         self._tool_rows: Dict[Tuple, _Rows] = {}
         self._cache: "collections.OrderedDict[str, np.ndarray]" = collections.OrderedDict()
@@ -96,7 +98,7 @@ class Understanding:
     # --- ranking -------------------------------------------------------------------------------
     def pattern(self, text: str) -> Optional[str]:
         """The first intent (file order) one of whose patterns matches the utterance."""
-        text = normalized(text)
+        text = self.normalized(text)
         for name, regexes in self._patterns:
             if any(r.search(text) for r in regexes):
                 return name
@@ -106,7 +108,7 @@ class Understanding:
         """Every candidate once, best first (patterns are `pattern()`'s business)."""
         best: Dict[Tuple[str, str], Meaning] = {}
         tool_rows = self._rows_for(tools)
-        text = self.spelled(normalized(text), tool_rows)
+        text = self.spelled(self.normalized(text), tool_rows)
         thing = tool_rows.elsewhere.named(text)
         if thing:
             log.info("offline: %r is out of scope (names %r, which is not here)", text, thing)
@@ -126,6 +128,20 @@ class Understanding:
         intents = {i.name: i for i in self.cfg.intents}
         # an intent for tools that are not there now is ranked, and answered honestly (missing_tool)
         return [m for m in ranked if m.kind not in ("intent", "elsewhere") or m.key in intents]
+
+    def normalized(self, text: str) -> str:
+        """`normalized` with the intents file's synonyms ("scrap my booking" -> "cancel my booking")."""
+        text = normalized(text)
+        if self._synonym is None:
+            return text
+        return self._synonym.sub(lambda m: self._synonyms.get(re.sub(r"\s+", " ", m.group(0).lower()), m.group(0)), text)
+
+    def out_of_scope(self, text: str) -> float:
+        """How close the utterance comes to the intents file's out-of-scope examples."""
+        rows = [i for i, (kind, _) in enumerate(self._static.owners) if kind == "elsewhere"]
+        if not rows:
+            return 0.0
+        return float(self._scores(self.spelled(self.normalized(text)), self._static)[rows].max())
 
     def spelled(self, text: str, tool_rows: Optional[_Rows] = None) -> str:
         """The utterance with its typos mended: a word the encoder does not know as a word (it
@@ -173,18 +189,39 @@ class Understanding:
         "the cafe") and not the best entry's, that entry, if within SUBJECT_MARGIN ("what time
         does the cafe close?" is the cafe's hours, not the museum's)."""
         top = ranked[0]
-        if self._names_entry(top, text):
+        if self._names_entry(top, unlocated(text)):
             return top
-        for meaning in ranked[1:]:
-            if meaning.score < top.score - SUBJECT_MARGIN:
-                break
-            if meaning.kind == "faq" and self._names_entry(meaning, text):
-                return meaning
+        close = [m for m in ranked[1:] if m.kind == "faq" and m.score >= top.score - SUBJECT_MARGIN]
+        named = next((m for m in close if self._names_entry(m, unlocated(text))), None)
+        if named is not None:
+            return named
+        if self._names_entry(top, text):  # named only as where: "are selfies ok in the dinosaur hall?"
+            return next((m for m in close if not self._names_entry(m, text)), top)
         return top
 
     def _names_entry(self, meaning: Meaning, text: str) -> bool:
         entry_id = self.faq[int(meaning.key)].id
         return bool(entry_id) and bool(phrase_pattern([entry_id.replace("_", " ")]).search(normalized(text)))
+
+    def foreign(self, text: str, meaning: Meaning, tools: Dict[str, dict]) -> str:
+        """A thing outside the venue the utterance names that the venue's files use, but not
+        the texts of `meaning` ("the bus company's lost property" is not the lost property
+        entry's bus; elsewhere.py); "" for none."""
+        rows = self._rows_for(tools)
+        named = rows.elsewhere.in_scope_named(self.spelled(normalized(text), rows))
+        if not named:
+            return ""
+        own = [t for r in (self._static, rows) for (kind, key), t in zip(r.owners, r.texts)
+               if (kind, key) == (meaning.kind, meaning.key)]
+        intent = next((i for i in self.cfg.intents if i.name == meaning.key), None) if meaning.kind == "intent" else None
+        if meaning.kind == "faq":
+            own += [self.faq[int(meaning.key)].answer]
+        if intent is not None:
+            own += [phrase for c in intent.slots.values() for phrase in c.aliases] + [intent.label]
+        names = intent.tools if intent is not None else [meaning.key] if meaning.kind == "tool" else []
+        own += _enums({n: tools[n] for n in names if n in tools})  # "water the plants in the library"
+        own_text = " ".join(own).lower()
+        return next((w for w in named if not phrase_pattern([w]).search(own_text)), "")
 
     def elsewhere(self, text: str, tools: Dict[str, dict]) -> str:
         """The thing outside the venue the utterance names ("" for none; elsewhere.py)."""

@@ -276,6 +276,19 @@ def _norm(text: str) -> str:
     return " ".join(w for w in words(text) if w not in FILLER)
 
 
+# a place named as where something is or happened, not as where to go ("I left my glasses in the
+# space gallery", "are selfies ok in the dinosaur hall", "I'm at the cafe, where is the exit?"):
+# a preposition of place, an article and up to three words ("get in", "go in" still go there)
+_LOCATED = re.compile(r"(?<!\bget\s)(?<!\bgo\s)(?<!\bcome\s)\b(?:in|inside|at|near|by|around|outside|within|"
+                      r"behind|beside|next\s+to|from)\s+(?:(?:the|a|an|this|that|our|my|your)\s+)?"
+                      r"[A-Za-z'-]+(?:\s+[A-Za-z'-]+){0,2}", re.I)
+
+
+def unlocated(text: str) -> str:
+    """`text` without the places it names as locations (see _LOCATED)."""
+    return _LOCATED.sub(" , ", text)
+
+
 def resolve_enum(phrase: str, values: Sequence[Any], aliases: Dict[str, Any]) -> Optional[Any]:
     """The enum value a phrase means: exact, alias, word containment, then difflib."""
     norm = _norm(phrase)
@@ -286,6 +299,9 @@ def resolve_enum(phrase: str, values: Sequence[Any], aliases: Dict[str, Any]) ->
     pool.pop("", None)
     if norm in pool:
         return pool[norm]
+    joined = {k.replace(" ", ""): v for k, v in pool.items()}
+    if norm.replace(" ", "") in joined:  # "rest room" is "restroom", "gift shop" "giftshop"
+        return joined[norm.replace(" ", "")]
     said = set(norm.split())
     inside = {repr(v): v for k, v in pool.items() if said <= set(k.split())}
     if len(inside) == 1:  # "dinosaurs" -> dinosaur_hall
@@ -302,12 +318,13 @@ def find_enum(text: str, values: Sequence[Any], aliases: Dict[str, Any]) -> Opti
     four words that resolves (whole words only, so "a cafe near the shop" names the cafe)."""
     tokens = re.findall(r"[A-Za-z0-9'_-]+", plain(text))
     pool_words = {w for v in list(values) + list(aliases) for w in words(str(v))}
+    pool_words |= {"".join(words(str(v))) for v in list(values) + list(aliases)}
     best: Optional[Tuple[Any, str]] = None
     best_len = 0
     for size in range(min(4, len(tokens)), 0, -1):
         for i in range(len(tokens) - size + 1):
             span = tokens[i:i + size]
-            if not set(words(" ".join(span))) & pool_words:
+            if not set(words(" ".join(span)) + ["".join(words(" ".join(span)))]) & pool_words:
                 continue
             phrase = " ".join(span)
             value = _exactish(phrase, values, aliases)
@@ -327,4 +344,5 @@ def _exactish(phrase: str, values: Sequence[Any], aliases: Dict[str, Any]) -> Op
     if value is None:
         return None
     pool = {_norm(str(v)) for v in values} | {_norm(a) for a in aliases}
-    return value if any(set(norm.split()) & set(k.split()) for k in pool) else None
+    return value if any(set(norm.split()) & set(k.split()) or norm.replace(" ", "") == k.replace(" ", "")
+                        for k in pool) else None

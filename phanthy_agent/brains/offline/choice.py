@@ -1,0 +1,84 @@
+"""Which meaning an utterance is taken as, among those the encoder ranks close to the best.
+
+The sentence encoder ranks the intents, tools and FAQ entries by meaning (understanding.py);
+close scores are told apart by what the words say, read off the tools' schemas:
+- the request whose required arguments the words fill best wins ("sign us up for the tour at
+  one, four people, name of Ada" is a booking, though "tour" sounds like the tour list); a
+  multi-step request counts its first step (a move books what it cancelled); a place named as
+  where something is ("I left my bag in the cafe") is no destination; a new time the words ask
+  for ("to 11:30") counts against a request that cannot take one;
+- a question the FAQ answers best stays a question, about the entry it names
+  (`Understanding.subject`);
+- a short utterance that names one request's place and nothing understood is that request
+  ("wc please, where?").
+Pure: no ROS, no model of its own.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Dict, List, Optional
+
+from .config import IntentsFile
+from .slots import fill, request_slots
+from .understanding import Meaning, Understanding
+
+# a question, not a request: a question word or an auxiliary first ("is it alright if ..."), or "?"
+QUESTION = re.compile(r"^\W*(?:(?:so|and|um|excuse me|sorry|hi|hello)\W+)*(?:what|when|where|which|who|why|how|"
+                      r"is|are|am|do|does|did|can|could|may|might|will|would|should|has|have)\b|\?\s*$", re.I)
+# a time the visitor wants something moved to ("to 11:30", "to half past two", "back to three")
+TARGET_TIME = re.compile(r"\b(?:to|till|until)\s+(?:the\s+)?(?:\d{1,2}(?::\d{2})?\s*(?:am|pm|o'?clock)?\b|"
+                         r"(?:half|quarter)\s+(?:past|to)\b|(?:one|two|three|four|five|six|seven|eight|nine|ten|"
+                         r"eleven|twelve|noon|midday)\b(?!\s+(?:tickets?|people|places|seats|of)\b))", re.I)
+NAMED_WORDS = 6  # an utterance this short that names a place and nothing understood walks there
+SLOT_MARGIN = 0.08  # meanings this close to the best are told apart by the slots the words fill
+
+
+class Chooser:
+    def __init__(self, cfg: IntentsFile, understanding: Understanding):
+        self.cfg, self.understanding = cfg, understanding
+        self._intents = {i.name: i for i in cfg.intents}
+
+    def best(self, ranked: List[Meaning], text: str, tools: Dict[str, dict]) -> Optional[Meaning]:
+        """The top meaning; among those within SLOT_MARGIN of it, the request whose required
+        arguments the words fill best ("sign us up for the tour at one, four people, name of
+        Ada" is a booking, though "tour" makes it sound like the tour list; "dinosaurs please"
+        is a walk). A question the FAQ answers best stays a question, whatever place it names
+        ("when does the cafe close?" is not a walk to the cafe)."""
+        if not ranked:
+            return None
+        if ranked[0].kind == "faq" and QUESTION.search(text):
+            return self.understanding.subject(ranked, text)
+        close = [m for m in ranked if m.score >= ranked[0].score - SLOT_MARGIN]
+        best = max(close, key=lambda m: (self.evidence(m, text, tools), m.score))
+        # "I left my glasses in the space gallery": the gallery is where, the question is lost property
+        return self.understanding.subject(ranked[ranked.index(best):], text) if best.kind == "faq" else best
+
+    def evidence(self, meaning: Meaning, text: str, tools: Dict[str, dict]) -> float:
+        intent = self._intents.get(meaning.key) if meaning.kind == "intent" else None
+        names = (intent.tools if intent else []) if meaning.kind == "intent" else \
+            [meaning.key] if meaning.kind == "tool" else []
+        if not names or any(n not in tools for n in names):
+            return 0.0
+        every = request_slots(intent, names, tools)
+        # the later steps are filled from the results of the first (a move books what was cancelled)
+        slots = [s for s in request_slots(intent, names[:1], tools)
+                 if s.required and s.kind != "source"]
+        # a place named as a location is no destination ("I left my bag in the cafe")
+        evidence = len(set(fill(slots, text, destinations=True).args)) / len(slots) if slots else 0.0
+        if TARGET_TIME.search(text) and not any(s.kind in ("time", "source") for s in every):
+            evidence -= 0.5  # "reschedule booking K7P2QD to 11:30": a new time it cannot take
+        return evidence
+
+    def named_value(self, text: str, tools: Dict[str, dict]) -> Optional[Meaning]:
+        """The one request whose required choice (an enum: a place) a short utterance names
+        as a destination, when nothing else was understood; None if none or several."""
+        if len(text.split()) > NAMED_WORDS:
+            return None
+        found = []
+        for name in tools:
+            intent = next((i for i in self.cfg.intents if i.tools == [name]), None)
+            enums = [s for s in request_slots(intent, [name], tools) if s.kind == "enum" and s.required]
+            if enums and fill(enums, text, destinations=True).args:
+                found.append(Meaning("intent", intent.name, 1.0) if intent else Meaning("tool", name, 1.0))
+        return found[0] if len(found) == 1 else None
