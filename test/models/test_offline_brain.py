@@ -349,6 +349,16 @@ def test_a_place_named_as_where_something_was_left_is_not_walked_to(brain):
     converse(brain, ex, ["I think I left my reading glasses in the space gallery"])
     assert said(ex) == [next(e.answer.strip() for e in brain.faq if e.id == "lost_and_found")]
     assert not ex.calls("navigate_to")
+    ex = museum()
+    converse(brain, ex, ["I think I left my scarf in the dinosaur hall, what should I do"])
+    assert not ex.calls("navigate_to")
+
+
+def test_a_cancellation_that_gives_its_reference_is_not_a_stop(brain):
+    ex = museum()
+    converse(brain, ex, ["We can't make it today after all, so I'd like to cancel. The reference is K7P2QD."])
+    [reply] = said(ex)
+    assert reply != "Okay." and "booking" in reply
 
 
 @pytest.mark.parametrize("text, place", [("souvenir shop, which way?", "gift_shop"), ("wc please, where?", "toilets"),

@@ -20,6 +20,8 @@ TOURS = [{"tour_id": "highlights-1100", "name": "Highlights tour", "start_time":
     ("the tour at one, four people", ["13:00"]), ("at noon", ["12:00"]), ("9 am", ["09:00"]),
     ("from the three o'clock to the one o'clock", ["15:00", "13:00"]), ("two tickets", []),
     ("at least two", []),
+    ("push it back to half three", ["15:30"]), ("the eleven thirty", ["11:30"]), ("two forty-five pm", ["14:45"]),
+    ("half an hour", []),
 ])
 def test_clock_times_in_words_or_digits(text, times):
     assert [m.value for m in find_times(text)] == times

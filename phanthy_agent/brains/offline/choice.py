@@ -21,7 +21,8 @@ from typing import Dict, List, Optional
 
 from .config import IntentsFile
 from .slots import fill, request_slots
-from .understanding import Meaning, Understanding
+from .values import find_codes
+from .understanding import SUBJECT_MARGIN, Meaning, Understanding
 
 # a question, not a request: a question word or an auxiliary first ("is it alright if ..."), or "?"
 QUESTION = re.compile(r"^\W*(?:(?:so|and|um|excuse me|sorry|hi|hello)\W+)*(?:what|when|where|which|who|why|how|"
@@ -45,14 +46,26 @@ class Chooser:
         Ada" is a booking, though "tour" makes it sound like the tour list; "dinosaurs please"
         is a walk). A question the FAQ answers best stays a question, whatever place it names
         ("when does the cafe close?" is not a walk to the cafe)."""
+        if find_codes(text):  # a booking reference or a member number is for a request, not a stop
+            ranked = [m for m in ranked if not (m.kind == "intent" and self._intents[m.key].act)]
         if not ranked:
             return None
         if ranked[0].kind == "faq" and QUESTION.search(text):
             return self.understanding.subject(ranked, text)
         close = [m for m in ranked if m.score >= ranked[0].score - SLOT_MARGIN]
         best = max(close, key=lambda m: (self.evidence(m, text, tools), m.score))
+        if best.kind != "faq" and self._names_place_as_where(best, text, tools):
+            # "I left my scarf in the dinosaur hall, what should I do": no walk, a question
+            best = next((m for m in ranked if m.kind == "faq" and m.score >= best.score - SUBJECT_MARGIN), best)
         # "I left my glasses in the space gallery": the gallery is where, the question is lost property
         return self.understanding.subject(ranked[ranked.index(best):], text) if best.kind == "faq" else best
+
+    def _names_place_as_where(self, meaning: Meaning, text: str, tools: Dict[str, dict]) -> bool:
+        """A request for a place that the words name only as where something is."""
+        intent = self._intents.get(meaning.key) if meaning.kind == "intent" else None
+        names = intent.tools if intent is not None else [meaning.key] if meaning.kind == "tool" else []
+        enums = [s for s in request_slots(intent, names, tools) if s.kind == "enum" and s.required]
+        return bool(enums) and bool(fill(enums, text).args) and not fill(enums, text, destinations=True).args
 
     def evidence(self, meaning: Meaning, text: str, tools: Dict[str, dict]) -> float:
         intent = self._intents.get(meaning.key) if meaning.kind == "intent" else None

@@ -30,7 +30,7 @@ from .conversation import BUILTINS, Call, Segment, flatten, segments
 from .choice import Chooser
 from .plan import Frame, Next, Planner
 from .slots import NO, YES, answer, fill, loose_phrase, request_slots
-from .values import resolve_enum
+from .values import find_codes, resolve_enum
 from .understanding import Meaning, Understanding
 
 log = logging.getLogger(__name__)
@@ -134,7 +134,8 @@ class Policy:
             return prev or Frame("fallback", since=index)
         pattern = self.understanding.pattern(text)
         ranked = self.understanding.rank(text, tools)
-        if self._act_of(pattern, ranked) == "stop":
+        # "I'd like to cancel, the reference is 3FG7H" is the booking's, not a stop
+        if self._act_of(pattern, ranked) == "stop" and (pattern is not None or not find_codes(text)):
             return Frame("act", self.intents[self._stop_intent()], answer="stop", since=index,
                          cancel=self._running(segs, request))
         if prev is not None and prev.kind == "request":

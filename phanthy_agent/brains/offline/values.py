@@ -58,6 +58,9 @@ _AMPM = r"\s*(a\.?\s?m\.?|p\.?\s?m\.?|in the morning|in the afternoon|in the eve
 TIME_PATTERNS = [
     (re.compile(r"\b(\d{1,2})[:.](\d{2})\b" + _AMPM, re.I), "hm"),
     (re.compile(r"\bhalf\s+past\s+" + _HOUR + r"\b" + _AMPM, re.I), "half"),
+    (re.compile(r"\bhalf\s+" + _HOUR + r"\b" + _AMPM, re.I), "half"),  # British: "half three" is 3:30
+    # "eleven thirty", "two fifteen", "four forty-five"
+    (re.compile(r"\b" + _HOUR + r"\s+(fifteen|thirty|forty[\s-]?five)\b" + _AMPM, re.I), "spoken"),
     (re.compile(r"\bquarter\s+past\s+" + _HOUR + r"\b" + _AMPM, re.I), "quarter_past"),
     (re.compile(r"\bquarter\s+to\s+" + _HOUR + r"\b" + _AMPM, re.I), "quarter_to"),
     (re.compile(r"\b" + _HOUR + r"\s*o'?\s?clock\b" + _AMPM, re.I), "h"),
@@ -95,6 +98,9 @@ def find_times(text: str) -> List[Mention]:
                 value: Optional[str] = "12:00"
             elif kind == "hm":
                 value = _clock(int(m.group(1)), int(m.group(2)), m.group(3))
+            elif kind == "spoken":
+                minute = {"fifteen": 15, "thirty": 30}.get(m.group(2).lower(), 45)
+                value = _clock(_hour(m.group(1)), minute, m.group(3))
             else:
                 hour, suffix = _hour(m.group(1)), m.group(2)
                 minute = {"half": 30, "quarter_past": 15, "quarter_to": 45}.get(kind, 0)
