@@ -12,14 +12,17 @@ carry, and other answers that are right too.
   tables below. The mapping translates names; it never changes what a visitor asked for.
   Decisions where the world and the set differ:
   * a place the world does not have (the information desk, the cloakroom, the lifts, first
-    aid; the exit, whose `also` is the entrance): right is saying there is no such place
-    (`unknown:navigate`: "Sorry, I don't know a place called ... I can take you to ..."), or
-    the FAQ entry of that very place (the cloakroom's says where it is);
+    aid, the exit): right is saying there is no such place (`unknown:navigate`: "Sorry, I
+    don't know a place called ... I can take you to ..."), or the FAQ entry of that very place
+    (the cloakroom's says where it is); for the exit, the entrance too, in every set (the
+    venue's intents file says the way out is the entrance: `exit: entrance`; the held-out set's
+    author had written so, the later authors did not know the venue);
   * a tour and a time slot are not scored: the box office's tour is a value `list_tours`
     lists, chosen by the planner after the lookup, not by understanding (the first set does not
     score them either), and the set's slots (2 pm, half past two, ...) are not the demo's;
-  * member ids and booking codes are scored as written (a member id said as a plain number is
-    still the id the visitor gave).
+  * member ids and booking codes are scored as written, but for case, spaces and dashes
+    ("BX-4821" said as "b x 4 8 2 1" is BX4821: the driver's lookup decides what a code is;
+    a member id said as a plain number is still the id the visitor gave).
 """
 
 from __future__ import annotations
@@ -73,6 +76,7 @@ def heldout_cases(path: pathlib.Path, faq_ids: List[str]) -> List[Case]:
         # a place the world lacks: its own FAQ entry, if there is one, is right too
         also += [(f"faq:{p.replace(' ', '_')}", {}) for o in [item["expect"]] + list(item.get("also") or [])
                  if (p := o.get("place")) and PLACES.get(p) is None and p.replace(" ", "_") in faq_ids]
+        also += [("navigate", {"place": "entrance"}) for o in [item["expect"]] if o.get("place") == "exit"]
         cases.append(Case(item["say"], expect, args, also, _kind(item["expect"])))
     cases += [Case(item["say"], "off_topic", kind="off_topic") for item in data["off_topic"]]
     return cases
@@ -95,7 +99,7 @@ def _outcome(outcome: dict, faq_ids: List[str]) -> Tuple[str, Dict[str, Any]]:
         return TALK[outcome["talk"]], {}
     intent = REQUESTS[outcome["do"]]
     if outcome["do"] == "walk":
-        place = PLACES[outcome["place"]]
+        place = PLACES[outcome["place"].replace("_", " ")]  # the seventh set's author wrote dinosaur_hall
         return (intent, {"place": place}) if place else (f"unknown:{intent}", {})
     args = {ARGS[k]: v for k, v in outcome.items() if k != "do" and k not in NOT_SCORED}
     return intent, args

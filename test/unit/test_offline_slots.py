@@ -41,6 +41,14 @@ def test_counts_in_words_or_digits(text, numbers):
     assert [(m.value, m.text) for m in find_numbers(text)] == numbers
 
 
+@pytest.mark.parametrize("text, party", [
+    ("two grown ups and one child", 3), ("me and my 2 kids", 3), ("for me and the wife", 2),
+    ("two adults, one child and a baby", 4), ("an adult and a child please", 2),
+])
+def test_a_party_said_in_parts_is_counted_whole(text, party):
+    assert [(m.value, m.text) for m in find_numbers(text)] == [(party, "people")]
+
+
 def test_a_time_or_a_code_is_not_also_a_count():
     text = "two tickets for the three o'clock tour, code K7P2QD"
     taken = find_times(text) + find_codes(text)
@@ -52,6 +60,10 @@ def test_a_time_or_a_code_is_not_also_a_count():
     ("code AAAAAA", ["AAAAAA"]), ("the code is K 7 P 2 Q D", ["K7P2QD"]), ("OK at 3 PM", []),
     ("my card number is 4417", ["4417"]), ("member 80211, still valid?", ["80211"]),
     ("2500 people a day", []), ("four tickets", []),
+    # as a recognizer writes a code spelled aloud
+    ("reference b x 4 8 2 1", ["BX4821"]), ("code is bravo x-ray four eight two one, surname Adeyemi", ["BX4821"]),
+    ("echo foxtrot two zero zero nine", ["EF2009"]), ("reservation DQ 5590 for Morales", ["DQ5590"]),
+    ("member ID 6002", ["6002"]), ("I want a b c", []), ("two one", []),
 ])
 def test_codes(text, codes):
     assert [m.value for m in find_codes(text)] == codes
@@ -68,6 +80,7 @@ def test_codes(text, codes):
     ("it's under McDonald", ["McDonald"]), ("Can I get a refund? Surname Petrov.", ["Petrov"]),
     ("Refund please. Tanaka, D3M7T.", ["Tanaka"]), ("booking ref ZP83Q, last name Nakamura", ["Nakamura"]),
     ("I'd like a refund", []), ("Refund K7P2QD please", []),
+    ("six tickets for the Nakamura family", ["Nakamura"]), ("surname is Patel", ["Patel"]),
 ])
 def test_names(text, names):
     assert [m.value for m in find_names(text)] == names

@@ -20,13 +20,15 @@ import re
 from typing import Dict, List, Optional
 
 from .config import IntentsFile
-from .slots import fill, request_slots
+from .slots import Slot, fill, request_slots
 from .values import find_codes
 from .understanding import SUBJECT_MARGIN, Meaning, Understanding
 
 # a question, not a request: a question word or an auxiliary first ("is it alright if ..."), or "?"
 QUESTION = re.compile(r"^\W*(?:(?:so|and|um|excuse me|sorry|hi|hello)\W+)*(?:what|when|where|which|who|why|how|"
                       r"is|are|am|do|does|did|can|could|may|might|will|would|should|has|have)\b|\?\s*$", re.I)
+# a yes/no question about how things are, not a request ("can you ..." and "could we ..." may be)
+ASKS_WHETHER = re.compile(r"^\W*(?:(?:so|and|um|excuse me|sorry|hi|hello)\W+)*(?:is|are|do|does|has|have)\b", re.I)
 # a time the visitor wants something moved to ("to 11:30", "to half past two", "back to three")
 TARGET_TIME = re.compile(r"\b(?:to|till|until)\s+(?:the\s+)?(?:\d{1,2}(?::\d{2})?\s*(?:am|pm|o'?clock)?\b|"
                          r"(?:half|quarter)\s+(?:past|to)\b|(?:one|two|three|four|five|six|seven|eight|nine|ten|"
@@ -54,6 +56,9 @@ class Chooser:
             return self.understanding.subject(ranked, text)
         close = [m for m in ranked if m.score >= ranked[0].score - SLOT_MARGIN]
         best = max(close, key=lambda m: (self.evidence(m, text, tools), m.score))
+        if best.kind != "faq" and ASKS_WHETHER.search(text) and self._place_slots(best, tools):
+            # "are the toilets free to use?", "is there a gender neutral loo?": answered, not walked to
+            best = next((m for m in ranked if m.kind == "faq" and m.score >= best.score - SLOT_MARGIN), best)
         if best.kind != "faq" and self._names_place_as_where(best, text, tools):
             # "I left my scarf in the dinosaur hall, what should I do": no walk, a question
             best = next((m for m in ranked if m.kind == "faq" and m.score >= best.score - SUBJECT_MARGIN), best)
@@ -62,10 +67,14 @@ class Chooser:
 
     def _names_place_as_where(self, meaning: Meaning, text: str, tools: Dict[str, dict]) -> bool:
         """A request for a place that the words name only as where something is."""
+        enums = self._place_slots(meaning, tools)
+        return bool(enums) and bool(fill(enums, text).args) and not fill(enums, text, destinations=True).args
+
+    def _place_slots(self, meaning: Meaning, tools: Dict[str, dict]) -> List[Slot]:
+        """The required enum slots (a place) of a request."""
         intent = self._intents.get(meaning.key) if meaning.kind == "intent" else None
         names = intent.tools if intent is not None else [meaning.key] if meaning.kind == "tool" else []
-        enums = [s for s in request_slots(intent, names, tools) if s.kind == "enum" and s.required]
-        return bool(enums) and bool(fill(enums, text).args) and not fill(enums, text, destinations=True).args
+        return [s for s in request_slots(intent, names, tools) if s.kind == "enum" and s.required]
 
     def evidence(self, meaning: Meaning, text: str, tools: Dict[str, dict]) -> float:
         intent = self._intents.get(meaning.key) if meaning.kind == "intent" else None

@@ -134,16 +134,38 @@ _UNIT_AFTER = re.compile(r"\s*(?:of\s+)?(?:the\s+)?([a-z]+)", re.I)
 # wife" (2). Their unit is "people", so they count tickets, seats, places.
 _PARTY = [(re.compile(r"\b(?:(?:just|only)\s+(?:me|myself|the\s+one(?:\s+of\s+us)?)|(?:by|for)\s+myself|"
                       r"me\s+alone|on\s+my\s+own)\b", re.I), 1),
-          (re.compile(r"\b(?:both\s+of\s+us|the\s+two\s+of\s+us|us\s+two|me\s+and\s+my\s+(?:wife|husband|"
+          (re.compile(r"\b(?:both\s+of\s+us|the\s+two\s+of\s+us|us\s+two|me\s+and\s+(?:my|the)\s+(?:wife|husband|"
                       r"partner|friend|son|daughter|mum|mom|dad|mother|father|brother|sister|kid|child|"
                       r"boyfriend|girlfriend|grandson|granddaughter|colleague)(?!\s*s\b))\b", re.I), 2)]
+
+
+# a party said in parts: "two adults and one child" (3), "me and my 2 kids" (3)
+_COUNT = r"(\d{1,2}|a|an|" + "|".join(UNITS[1:13]) + r")"
+_PEOPLE = (r"(?:adults?|grown[\s-]?ups?|children|child|kids?|teenagers?|teens?|students?|seniors?|pensioners?|"
+           r"people|persons?|infants?|babies|baby|toddlers?|friends?|sons?|daughters?|grandchildren|grandkids?|"
+           r"boys?|girls?)")
+_PARTS = re.compile(rf"\b{_COUNT}\s+(?:little\s+|young\s+)?{_PEOPLE}"
+                    rf"(?:(?:\s*,\s*|\s*,?\s*(?:and|plus|&|\+)\s*){_COUNT}\s+(?:little\s+|young\s+)?{_PEOPLE})+\b", re.I)
+_ME_AND = re.compile(rf"\b(?:me|myself)\s+(?:and|plus|&|\+)\s+(?:my|the|our)\s+{_COUNT}\s+{_PEOPLE}\b", re.I)
+
+
+def _count(token: str) -> int:
+    token = token.lower()
+    return int(token) if token.isdigit() else 1 if token in ("a", "an") else WORD_VALUES[token]
+
+
+def _party_parts(text: str) -> List[Mention]:
+    found = [Mention(sum(_count(c) for c in re.findall(rf"\b{_COUNT}\s+(?:little\s+|young\s+)?{_PEOPLE}",
+                                                     m.group(0), re.I)), m.start(), m.end(), "people")
+             for m in _PARTS.finditer(text)]
+    return found + [Mention(_count(m.group(1)) + 1, m.start(), m.end(), "people") for m in _ME_AND.finditer(text)]
 
 
 def find_numbers(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
     """Numbers in digits or words ("two", "twenty-five", "a couple of"), each with the word after
     it (`text`, the unit: "tickets"), skipping spans already taken (times, codes); and the size
     of a party said without a number ("just me", "both of us": unit "people")."""
-    found = []
+    found = [m for m in _party_parts(text) if _free(m, taken)]
     for pattern, size in _PARTY:
         for m in pattern.finditer(text):
             mention = Mention(size, m.start(), m.end(), "people")
@@ -177,13 +199,58 @@ _CODE = re.compile(r"(?<![\w-])([A-Za-z0-9]+(?:-[A-Za-z0-9]+)*)(?![\w-])")
 _SPELLED = re.compile(r"(?<!\w)((?:[A-Z0-9][\s,.-]+){3,11}[A-Z0-9])(?!\w)")
 
 
+# how people spell a code aloud: letters, the radio alphabet, digits and their words
+NATO = {w: w[0] for w in "alpha alfa bravo charlie delta echo foxtrot golf hotel india juliet juliett kilo lima mike "
+        "november oscar papa quebec romeo sierra tango uniform victor whiskey whisky xray yankee zulu".split()}
+NATO["x-ray"] = "x"
+DIGIT_WORDS = {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine".split())}
+DIGIT_WORDS["oh"] = "0"
+_SPOKEN_TOKEN = re.compile(r"(?<![A-Za-z0-9])(?:[A-Za-z]+(?:-[A-Za-z]+)?|\d+)(?![A-Za-z0-9])")
+_SPOKEN_GAP = re.compile(r"[\s,.-]*")
+_LETTERS_DIGITS = re.compile(r"(?<![\w-])([A-Z]{1,3})\s+(\d{3,6})(?![\w-])")
+
+
+def _spoken_codes(text: str) -> List[Mention]:
+    """Codes spelled a character at a time in lowercase or in words, as a recognizer writes
+    them: "b x 4 8 2 1", "bravo x-ray four eight two one" (four characters or more, letters
+    and digits both); and "DQ 5590", letters then digits."""
+    found: List[Mention] = []
+    run: List[Tuple[str, "re.Match"]] = []
+
+    def close() -> None:
+        while run and run[0][1].group(0).lower() in ("a", "i"):  # "a", "I" start sentences, not codes
+            run.pop(0)
+        chars = "".join(c for c, _ in run)
+        if len(run) >= 4 and any(c.isdigit() for c in chars) and any(c.isalpha() for c in chars):
+            found.append(Mention(chars.upper(), run[0][1].start(), run[-1][1].end(),
+                                 text[run[0][1].start():run[-1][1].end()]))
+        run.clear()
+
+    position = 0
+    for m in _SPOKEN_TOKEN.finditer(text):
+        word = m.group(0).lower()
+        char = NATO.get(word) or DIGIT_WORDS.get(word) or (word if len(word) == 1 or word.isdigit() else None)
+        if char is None or (run and not _SPOKEN_GAP.fullmatch(text[position:m.start()])):
+            close()
+        if char is not None:
+            run.append((char, m))
+        position = m.end()
+    close()
+    for m in _LETTERS_DIGITS.finditer(text):
+        if m.group(1) not in CAPS_WORDS:  # "ID 6002" is the number 6002
+            found.append(Mention(m.group(1) + m.group(2), m.start(), m.end(), m.group(0)))
+    return found
+
+
 def find_codes(text: str) -> List[Mention]:
-    """Booking codes, member numbers: "K7P2QD", "F-1001", "AAAAAA", and spelled "K 7 P 2 Q D"."""
-    found = []
+    """Booking codes, member numbers: "K7P2QD", "F-1001", "AAAAAA", spelled "K 7 P 2 Q D",
+    "b x 4 8 2 1", "bravo x-ray four eight two one", and "DQ 5590"."""
+    found = [m for m in _spoken_codes(text)]
     for m in _SPELLED.finditer(text):
         joined = re.sub(r"[\s,.-]", "", m.group(1))
-        if any(c.isdigit() for c in joined) or len(joined) >= 4:
-            found.append(Mention(joined, m.start(), m.end(), m.group(0)))
+        mention = Mention(joined, m.start(), m.end(), m.group(0))
+        if (any(c.isdigit() for c in joined) or len(joined) >= 4) and _free(mention, found):
+            found.append(mention)
     for m in _CODE.finditer(text):
         token = m.group(1)
         bare = token.replace("-", "")
@@ -215,7 +282,8 @@ _NAME_WORD = r"(?:[A-Z][a-z]+(?:[A-Z][a-z]+)?|[A-Z](?=['\-][A-Z]))(?:['\-][A-Z]?
 _NAME = rf"({_NAME_WORD}(?:\s+{_NAME_WORD}){{0,3}})"
 _NAME_CUES = [re.compile(p + _NAME) for p in (
     r"\b(?i:my name is|my name's|name is|name's|i am|i'm|im|this is|it's|it is|under the name(?: of)?|"
-    r"in the name of|name of|(?:sur|last |family )?name:?|under)\s+", r"\b(?i:for|called|named|booked by|by)\s+")]
+    r"in the name of|name of|(?:sur|last |family )?name(?:\s+is|'s)?:?|under)\s+", r"\b(?i:for|called|named|booked by|by)\s+",
+    r"\b(?i:for|under)\s+the\s+(?=[A-Z]\S*\s+(?i:family|party|group)\b)")]  # "for the Nakamura family"
 # a lone name set off at the end ("..., for myself, Priya") or said next to a code ("R4T8WZ
 # Okafor", "Tanaka, D3M7T")
 _CODE_AHEAD = r"(?=\s*,?\s*(?=[A-Z]*\d)[A-Z0-9]{4,}\b)"
