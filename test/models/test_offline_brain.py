@@ -371,7 +371,8 @@ def test_a_place_and_a_direction_alone_walk_there(brain, text, place):
 
 
 @pytest.mark.parametrize("text", ["I told you it was this way", "where's the bus company's lost property office?",
-                                  "is the castle free to get in", "cancel my phone contract"])
+                                  "is the castle free to get in", "cancel my phone contract",
+                                  "how tall was a brachiosaurus", "which dinosaur was the scariest in your opinion"])
 def test_talk_and_errands_that_share_the_museums_words_are_not_acted_on(brain, text):
     ex = museum()
     converse(brain, ex, [text])
@@ -383,3 +384,9 @@ def test_a_word_of_elsewhere_the_faq_uses_stays_that_entrys(brain):
     ex = museum()
     converse(brain, ex, ["how do I get here by bus?"])
     assert said(ex) == [next(e.answer.strip() for e in brain.faq if "How do I get here by bus?" in e.questions)]
+
+
+def test_a_question_about_an_exhibit_the_faq_names_is_answered_in_any_tense(brain):
+    ex = museum()
+    converse(brain, ex, ["how tall was the T rex"])
+    assert said(ex) == [next(e.answer.strip() for e in brain.faq if e.id == "t_rex")]

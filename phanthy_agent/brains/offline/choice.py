@@ -29,6 +29,13 @@ QUESTION = re.compile(r"^\W*(?:(?:so|and|um|excuse me|sorry|hi|hello)\W+)*(?:wha
                       r"is|are|am|do|does|did|can|could|may|might|will|would|should|has|have)\b|\?\s*$", re.I)
 # a yes/no question about how things are, not a request ("can you ..." and "could we ..." may be)
 ASKS_WHETHER = re.compile(r"^\W*(?:(?:so|and|um|excuse me|sorry|hi|hello)\W+)*(?:is|are|do|does|has|have)\b", re.I)
+# a question about the world's past or the robot's opinion, not about the venue as it is: "how
+# tall was a brachiosaurus?", "why did the dinosaurs die out?", "which one is scariest in your
+# opinion?" (a visitor's own past is the venue's business: "did my booking go through?")
+ABOUT_THE_WORLD = re.compile(
+    r"^\W*(?:(?:so|and|um|hey|excuse me|sorry|ok|okay)\W+)*(?:(?:how|why|when|where|what|which|who)(?:\s+\w+)?\s+)?"
+    r"(?:was|were|did|had)\s+(?!(?:i|we|you|my|our|your|me|us|anyone|anybody|someone|somebody|it|this|that|there|"
+    r"they)\b)\w+|\bin\s+your\s+opinion\b|\bdo\s+you\s+(?:think|reckon|believe)\b|\byour\s+fav(?:ou)?rite\b", re.I)
 # a time the visitor wants something moved to ("to 11:30", "to half past two", "back to three")
 TARGET_TIME = re.compile(r"\b(?:to|till|until)\s+(?:the\s+)?(?:\d{1,2}(?::\d{2})?\s*(?:am|pm|o'?clock)?\b|"
                          r"(?:half|quarter)\s+(?:past|to)\b|(?:one|two|three|four|five|six|seven|eight|nine|ten|"
@@ -69,6 +76,13 @@ class Chooser:
         """A request for a place that the words name only as where something is."""
         enums = self._place_slots(meaning, tools)
         return bool(enums) and bool(fill(enums, text).args) and not fill(enums, text, destinations=True).args
+
+    def about_the_world(self, best: Meaning, text: str) -> bool:
+        """A question about the world's past or an opinion (ABOUT_THE_WORLD) that `best`, an FAQ
+        entry or a request, does not name (the FAQ's own "how tall was the T. rex?" names it)."""
+        if best.kind == "intent" and self._intents[best.key].act or not ABOUT_THE_WORLD.search(text):
+            return False
+        return not (best.kind == "faq" and self.understanding.names(best, text))
 
     def _place_slots(self, meaning: Meaning, tools: Dict[str, dict]) -> List[Slot]:
         """The required enum slots (a place) of a request."""

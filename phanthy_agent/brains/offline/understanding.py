@@ -199,6 +199,10 @@ class Understanding:
             return next((m for m in close if not self._names_entry(m, text)), top)
         return top
 
+    def names(self, meaning: Meaning, text: str) -> bool:
+        """Whether the utterance names the FAQ entry's subject (its id: "the T rex")."""
+        return self._names_entry(meaning, text)
+
     def _names_entry(self, meaning: Meaning, text: str) -> bool:
         entry_id = self.faq[int(meaning.key)].id
         return bool(entry_id) and bool(phrase_pattern([entry_id.replace("_", " ")]).search(normalized(text)))
