@@ -390,3 +390,11 @@ def test_a_question_about_an_exhibit_the_faq_names_is_answered_in_any_tense(brai
     ex = museum()
     converse(brain, ex, ["how tall was the T rex"])
     assert said(ex) == [next(e.answer.strip() for e in brain.faq if e.id == "t_rex")]
+
+
+@pytest.mark.parametrize("text", ["can you carry my bags to the car", "please take a photo of us",
+                                  "look after my dog while I go in"])
+def test_an_errand_asked_of_the_robot_gets_cannot_not_the_nearest_faq_answer(brain, text):
+    ex = museum()
+    converse(brain, ex, [text])
+    assert said(ex) == [brain.cfg.template("missing_tool")]

@@ -44,10 +44,22 @@ NAMED_WORDS = 6  # an utterance this short that names a place and nothing unders
 SLOT_MARGIN = 0.08  # meanings this close to the best are told apart by the slots the words fill
 
 
+# asked of the robot: "can you ...", "could you please ...", "please ...", or a bare imperative
+_ASKED_OF_ROBOT = r"^\W*(?:(?:hey|hi|hello|excuse me|sorry|um|uh|so|ok|okay|robot)\W+)*(?:please\W+)?" \
+                  r"(?:(?:can|could|would|will)\s+you\s+(?:please\s+|just\s+)?)?"
+
+
 class Chooser:
     def __init__(self, cfg: IntentsFile, understanding: Understanding):
         self.cfg, self.understanding = cfg, understanding
         self._intents = {i.name: i for i in cfg.intents}
+        self._errand = re.compile(_ASKED_OF_ROBOT + r"(?:" + "|".join(
+            r"\s+".join(re.escape(w) for w in e.split()) for e in cfg.errands) + r")\b", re.I) if cfg.errands else None
+
+    def errand(self, best: Meaning, text: str) -> bool:
+        """An errand asked of the robot that the FAQ does not do ("can you carry my bags to the
+        car?" is not the cloakroom's answer)."""
+        return best.kind == "faq" and self._errand is not None and bool(self._errand.search(text))
 
     def best(self, ranked: List[Meaning], text: str, tools: Dict[str, dict]) -> Optional[Meaning]:
         """The top meaning; among those within SLOT_MARGIN of it, the request whose required

@@ -16,6 +16,9 @@ Intents file (YAML), a mapping (a bare list is taken as `intents`):
                                     # the venue: an utterance naming one that the venue's own
                                     # files never use is out of scope (`elsewhere` template;
                                     # elsewhere.py says why meaning alone cannot tell)
+    errands: ["carry", ...]         # what visitors ask the robot itself to do that it does not
+                                    # ("can you carry my bags", "take a photo of us"): asked of
+                                    # the robot, they get `missing_tool`, never an FAQ answer
     synonyms: {"call off": "cancel"}   # words the encoder does not place near the examples'
                                     # own, read as those for ranking and patterns only (the
                                     # arguments are read from what was said)
@@ -127,6 +130,7 @@ class IntentsFile(pydantic.BaseModel):
     out_of_scope: List[str] = []
     elsewhere_words: List[str] = []
     synonyms: Dict[str, str] = {}
+    errands: List[str] = []
 
     @pydantic.field_validator("templates")
     @classmethod
