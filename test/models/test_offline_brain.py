@@ -131,7 +131,9 @@ def test_what_the_museum_does_not_do_gets_the_honest_answer(brain, text, honest)
                                          ("how much is a ticket?", "tickets"),
                                          ("When does the café close?", "cafe"),  # the subject decides
                                          ("what time does the gift shop close?", "gift_shop"),
-                                         ("wat time do u close 2day", "opening_hours")])  # text speak
+                                         ("wat time do u close 2day", "opening_hours"),  # text speak
+                                         ("is there anywhere to eat in the museum", "cafe"),  # not its hours
+                                         ("is the museum open on bank holidays?", "opening_hours")])
 def test_the_museums_own_questions_shaped_like_those_stay_answered(brain, text, entry):
     ex = museum()
     converse(brain, ex, [text])
@@ -150,7 +152,8 @@ def test_the_capabilities_answer_is_short_and_has_no_empty_names(brain):
 
 @pytest.mark.parametrize("text", ["Hello!", "Thank you so much", "Thanks, goodbye!", "cheers, that was helpful",
                                   "bye for now", "howdy folks", "guten morgen", "thanks kindly, sir",
-                                  "merci beaucoup", "right, we're heading home now, ta-ra then"])
+                                  "merci beaucoup", "right, we're heading home now, ta-ra then", "brilliant, much obliged",
+                                  "hold on, don't do that", "oops, scratch that"])
 def test_small_talk_is_answered_and_ends_the_dialogue(brain, text):
     reply = asyncio.run(brain.step(BrainRequest([Message("system", "x"), Message("user", text, meta="input")],
                                                 [{"type": "function", "function": {

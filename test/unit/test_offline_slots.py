@@ -64,6 +64,8 @@ def test_a_time_or_a_code_is_not_also_a_count():
     ("reference b x 4 8 2 1", ["BX4821"]), ("code is bravo x-ray four eight two one, surname Adeyemi", ["BX4821"]),
     ("echo foxtrot two zero zero nine", ["EF2009"]), ("reservation DQ 5590 for Morales", ["DQ5590"]),
     ("member ID 6002", ["6002"]), ("I want a b c", []), ("two one", []),
+    ("scrap the reservation LM 4 0 2 2", ["LM4022"]), ("member number m dash six two zero zero three", ["M62003"]),
+    ("look up member em seven seven three one five", ["M77315"]), ("is 4 0 2 2", ["4022"]),
 ])
 def test_codes(text, codes):
     assert [m.value for m in find_codes(text)] == codes
@@ -81,6 +83,8 @@ def test_codes(text, codes):
     ("Refund please. Tanaka, D3M7T.", ["Tanaka"]), ("booking ref ZP83Q, last name Nakamura", ["Nakamura"]),
     ("I'd like a refund", []), ("Refund K7P2QD please", []),
     ("six tickets for the Nakamura family", ["Nakamura"]), ("surname is Patel", ["Patel"]),
+    ("code QP9981 name svensson", ["Svensson"]), ("Refund for Mr Abara pls", ["Abara"]),
+    ("Can you move Chen's booking to one?", ["Chen"]), ("what is my name", []), ("my name is please", []),
 ])
 def test_names(text, names):
     assert [m.value for m in find_names(text)] == names

@@ -37,7 +37,8 @@ ABOUT_THE_WORLD = re.compile(
     r"(?:was|were|did|had)\s+(?!(?:i|we|you|my|our|your|me|us|anyone|anybody|someone|somebody|it|this|that|there|"
     r"they)\b)\w+|\bin\s+your\s+opinion\b|\bdo\s+you\s+(?:think|reckon|believe)\b|\byour\s+fav(?:ou)?rite\b", re.I)
 # a time the visitor wants something moved to ("to 11:30", "to half past two", "back to three")
-TARGET_TIME = re.compile(r"\b(?:to|till|until)\s+(?:the\s+)?(?:\d{1,2}(?::\d{2})?\s*(?:am|pm|o'?clock)?\b|"
+TARGET_TIME = re.compile(r"(?<!\bcoming\s)(?<!\bgoing\s)(?<!\bcome\s)(?<!\bgo\s)(?<!\bget\s)"
+                         r"\b(?:to|till|until)\s+(?:the\s+)?(?:\d{1,2}(?::\d{2})?\s*(?:am|pm|o'?clock)?\b|"
                          r"(?:half|quarter)\s+(?:past|to)\b|(?:one|two|three|four|five|six|seven|eight|nine|ten|"
                          r"eleven|twelve|noon|midday)\b(?!\s+(?:tickets?|people|places|seats|of)\b))", re.I)
 NAMED_WORDS = 6  # an utterance this short that names a place and nothing understood walks there

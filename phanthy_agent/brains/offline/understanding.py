@@ -53,6 +53,7 @@ CACHE = 1024  # embeddings of recent utterances kept
 SPELL_CHARS = 1500  # characters of an utterance mended (the encoder reads 256 tokens)
 SPELL_RATIO = 0.8  # difflib ratio of a typo to the word it means ("tickts" -> "tickets" 0.92)
 STOP = STOPWORDS | {"robot", "museum"}
+VENUE_HERE = re.compile(r"\b(?:in|inside|at|around|within)\s+(?:the|this|your)\s+(?:museum|building)\b", re.I)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -130,11 +131,22 @@ class Understanding:
         return [m for m in ranked if m.kind not in ("intent", "elsewhere") or m.key in intents]
 
     def normalized(self, text: str) -> str:
-        """`normalized` with the intents file's synonyms ("scrap my booking" -> "cancel my booking")."""
-        text = normalized(text)
+        """`normalized` with the intents file's synonyms ("scrap my booking" -> "cancel my booking"),
+        and the venue named as where "here" ("anywhere to eat in the museum": the museum's name
+        drew it to "when does the museum open?")."""
+        text = VENUE_HERE.sub("here", normalized(text))
         if self._synonym is None:
             return text
-        return self._synonym.sub(lambda m: self._synonyms.get(re.sub(r"\s+", " ", m.group(0).lower()), m.group(0)), text)
+        return self._synonym.sub(self._synonym_of, text)
+
+    def _synonym_of(self, match: "re.Match") -> str:
+        said = re.sub(r"\s+", " ", match.group(0).lower())
+        if said in self._synonyms:
+            return self._synonyms[said]
+        for ending in ("es", "s"):  # "bank holidays": the plural of the synonym
+            if said.endswith(ending) and said[:-len(ending)] in self._synonyms:
+                return self._synonyms[said[:-len(ending)]] + "s"
+        return match.group(0)
 
     def out_of_scope(self, text: str) -> float:
         """How close the utterance comes to the intents file's out-of-scope examples."""
@@ -212,7 +224,7 @@ class Understanding:
         the texts of `meaning` ("the bus company's lost property" is not the lost property
         entry's bus; elsewhere.py); "" for none."""
         rows = self._rows_for(tools)
-        named = rows.elsewhere.in_scope_named(self.spelled(normalized(text), rows))
+        named = rows.elsewhere.in_scope_named(self.spelled(self.normalized(text), rows))
         if not named:
             return ""
         own = [t for r in (self._static, rows) for (kind, key), t in zip(r.owners, r.texts)
@@ -230,7 +242,7 @@ class Understanding:
     def elsewhere(self, text: str, tools: Dict[str, dict]) -> str:
         """The thing outside the venue the utterance names ("" for none; elsewhere.py)."""
         rows = self._rows_for(tools)
-        return rows.elsewhere.named(self.spelled(normalized(text), rows))
+        return rows.elsewhere.named(self.spelled(self.normalized(text), rows))
 
     # --- the tools' own examples ---------------------------------------------------------------
     def _rows_for(self, tools: Dict[str, dict]) -> _Rows:
@@ -263,7 +275,7 @@ class Understanding:
 # what a kiosk's typists write for common words ("wat r ur functions", "pls", "2moro")
 TEXT_SPEAK = {"u": "you", "r": "are", "ur": "your", "ya": "you", "pls": "please", "plz": "please",
               "thx": "thanks", "ty": "thank you", "wat": "what", "wot": "what", "wats": "what's",
-              "wen": "when", "whr": "where", "wer": "where", "b4": "before", "2day": "today",
+              "wen": "when", "whr": "where", "wer": "where", "wheres": "where's", "whats": "what's", "b4": "before", "2day": "today",
               "2moro": "tomorrow", "2morrow": "tomorrow", "tmrw": "tomorrow", "2nite": "tonight",
               "gr8": "great", "cya": "see you", "im": "I'm", "dont": "don't", "cant": "can't",
               "wanna": "want to", "gonna": "going to", "gimme": "give me", "lemme": "let me",

@@ -205,6 +205,14 @@ NATO = {w: w[0] for w in "alpha alfa bravo charlie delta echo foxtrot golf hotel
 NATO["x-ray"] = "x"
 DIGIT_WORDS = {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine".split())}
 DIGIT_WORDS["oh"] = "0"
+# letters said by their names, where the name is no English word ("em seven seven ...")
+LETTER_NAMES = {"aitch": "h", "cee": "c", "cue": "q", "dee": "d", "ef": "f", "el": "l", "em": "m", "en": "n",
+                "ess": "s", "ex": "x", "gee": "g", "jay": "j", "kay": "k", "pee": "p", "ar": "r", "tee": "t",
+                "vee": "v", "zed": "z", "zee": "z"}
+SPOKEN_DASH = {"dash", "hyphen"}
+# two-letter words, which do not start a code ("is 4 0 2 2"); any other pair may ("LM 4 0 2 2", "mn 1 2 7 0")
+_WORD_PAIRS = {"is", "it", "in", "on", "at", "to", "my", "me", "we", "us", "an", "as", "be", "by", "do", "go", "he",
+               "if", "no", "of", "or", "so", "up", "am", "hi", "ok", "oh", "id", "pm", "uk", "tv", "eu"}
 _SPOKEN_TOKEN = re.compile(r"(?<![A-Za-z0-9])(?:[A-Za-z]+(?:-[A-Za-z]+)?|\d+)(?![A-Za-z0-9])")
 _SPOKEN_GAP = re.compile(r"[\s,.-]*")
 _LETTERS_DIGITS = re.compile(r"(?<![\w-])([A-Z]{1,3})\s+(\d{3,6})(?![\w-])")
@@ -221,7 +229,7 @@ def _spoken_codes(text: str) -> List[Mention]:
         while run and run[0][1].group(0).lower() in ("a", "i"):  # "a", "I" start sentences, not codes
             run.pop(0)
         chars = "".join(c for c, _ in run)
-        if len(run) >= 4 and any(c.isdigit() for c in chars) and any(c.isalpha() for c in chars):
+        if len(chars) >= 4 and len(run) >= 3 and any(c.isdigit() for c in chars) and any(c.isalpha() for c in chars):
             found.append(Mention(chars.upper(), run[0][1].start(), run[-1][1].end(),
                                  text[run[0][1].start():run[-1][1].end()]))
         run.clear()
@@ -229,7 +237,14 @@ def _spoken_codes(text: str) -> List[Mention]:
     position = 0
     for m in _SPOKEN_TOKEN.finditer(text):
         word = m.group(0).lower()
-        char = NATO.get(word) or DIGIT_WORDS.get(word) or (word if len(word) == 1 or word.isdigit() else None)
+        if word in SPOKEN_DASH and run:
+            position = m.end()  # "m dash six two zero zero three"
+            continue
+        char = NATO.get(word) or DIGIT_WORDS.get(word) or LETTER_NAMES.get(word) or \
+            (word if len(word) == 1 or word.isdigit() else None)
+        if char is None and len(word) == 2 and word.isalpha() and word not in _WORD_PAIRS:
+            close()
+            char = word  # a letter pair starts a code ("LM 4 0 2 2")
         if char is None or (run and not _SPOKEN_GAP.fullmatch(text[position:m.start()])):
             close()
         if char is not None:
@@ -283,12 +298,21 @@ _NAME = rf"({_NAME_WORD}(?:\s+{_NAME_WORD}){{0,3}})"
 _NAME_CUES = [re.compile(p + _NAME) for p in (
     r"\b(?i:my name is|my name's|name is|name's|i am|i'm|im|this is|it's|it is|under the name(?: of)?|"
     r"in the name of|name of|(?:sur|last |family )?name(?:\s+is|'s)?:?|under)\s+", r"\b(?i:for|called|named|booked by|by)\s+",
-    r"\b(?i:for|under)\s+the\s+(?=[A-Z]\S*\s+(?i:family|party|group)\b)")]  # "for the Nakamura family"
+    r"\b(?i:for|under)\s+the\s+(?=[A-Z]\S*\s+(?i:family|party|group)\b)",  # "for the Nakamura family"
+    r"\b(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+")]
+# a name a recognizer wrote in lowercase, after a cue no other word follows ("name dubois", "surname
+# svensson"); and a possessive before the booking ("Chen's booking")
+_LOWER_NAME = re.compile(r"\b(?i:(?:my\s+|the\s+)?(?:sur|last\s+|family\s+)?name(?:\s+is|'s)?:?)\s+([a-z][a-z'-]{1,})\b")
+_OWNER = re.compile(rf"({_NAME_WORD})'s\s+(?i:booking|reservation|tickets?|tour)\b")
 # a lone name set off at the end ("..., for myself, Priya") or said next to a code ("R4T8WZ
 # Okafor", "Tanaka, D3M7T")
 _CODE_AHEAD = r"(?=\s*,?\s*(?=[A-Z]*\d)[A-Z0-9]{4,}\b)"
 _LONE_NAME = re.compile(rf"(?:,\s*|(?<=[A-Z0-9]{{4}})\s+|(?<=[A-Z0-9]{{4}}),\s*)({_NAME_WORD})\W*$"
                         rf"|(?<![\w'])({_NAME_WORD}){_CODE_AHEAD}")
+
+
+_NOT_NAMES = {"is", "please", "and", "the", "a", "of", "for", "on", "under", "was", "here", "there", "again", "code",
+              "booking", "number", "thanks", "it", "that", "this", "as", "to", "in", "my", "your", "our"}
 
 
 def find_names(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
@@ -317,6 +341,15 @@ def find_names(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
             mention = Mention(value, start, start + len(value), value)
             if _free(mention, taken) and _free(mention, found):
                 found.append(mention)
+    for m in list(_LOWER_NAME.finditer(text)) + list(_OWNER.finditer(text)) if not found else []:
+        value = m.group(1)
+        if value.lower() in _NOT_NAMES or value in NAME_STOP:
+            continue
+        value = value[:1].upper() + value[1:]
+        mention = Mention(value, m.start(1), m.end(1), m.group(0))
+        if _free(mention, taken):
+            found.append(mention)
+            break
     if not found:
         for m in _LONE_NAME.finditer(text):
             group = 1 if m.group(1) else 2
