@@ -42,7 +42,7 @@ from phanthy_common.lexical import STOPWORDS, LexicalIndex
 
 from .config import FaqEntry, IntentsFile
 from .elsewhere import Elsewhere, phrase_pattern
-from .values import plain, unlocated
+from .values import find_codes, plain, unlocated
 
 log = logging.getLogger(__name__)
 
@@ -134,7 +134,7 @@ class Understanding:
         """`normalized` with the intents file's synonyms ("scrap my booking" -> "cancel my booking"),
         and the venue named as where "here" ("anywhere to eat in the museum": the museum's name
         drew it to "when does the museum open?")."""
-        text = VENUE_HERE.sub("here", normalized(text))
+        text = VENUE_HERE.sub("here", normalized(_codes_written(text)))
         if self._synonym is None:
             return text
         return self._synonym.sub(self._synonym_of, text)
@@ -288,6 +288,15 @@ def normalized(text: str) -> str:
     """For matching only (the arguments are read from what was said): without accents ("café"
     is the examples' "cafe") and with text speak spelled out ("wat r ur functions")."""
     return _TEXT_SPEAK.sub(lambda m: TEXT_SPEAK[m.group(1).lower()], plain(text))
+
+
+def _codes_written(text: str) -> str:
+    """Codes spelled aloud written as codes ("golf hotel five one five one" -> "GH5151"): the
+    radio alphabet's words mean nothing here ("hotel" is somewhere else)."""
+    for code in reversed(find_codes(text[:SPELL_CHARS])):
+        if " " in code.text.strip():
+            text = text[:code.start] + code.value + text[code.end:]
+    return text
 
 
 def _enums(tools: Dict[str, dict]) -> List[str]:
