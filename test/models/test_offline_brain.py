@@ -79,6 +79,11 @@ def said(ex):
     ("could you check my membership, number 40917", "lookup_membership", {"member_id": "40917"}),
     ("would you walk with us to the shop", "navigate_to", {"place": "gift_shop"}),
     ("cafe please", "navigate_to", {"place": "cafe"}),
+    # a reason in another sentence names no other place; text speak; where the request goes to
+    ("Would you show me to the front entrance? My taxi is picking me up there.", "navigate_to", {"place": "entrance"}),
+    ("could u take me 2 the giftshop", "navigate_to", {"place": "gift_shop"}),
+    ("I'd like some postcards on the way out; would you mind bringing me to the museum shop?", "navigate_to",
+     {"place": "gift_shop"}),
 ])
 def test_paraphrases_reach_the_right_tool_with_the_right_arguments(brain, text, tool, args):
     ex = museum(walk_s=1.0)
@@ -401,3 +406,10 @@ def test_an_errand_asked_of_the_robot_gets_cannot_not_the_nearest_faq_answer(bra
     ex = museum()
     converse(brain, ex, [text])
     assert said(ex) == [brain.cfg.template("missing_tool")]
+
+
+def test_a_reason_that_names_somewhere_else_does_not_make_the_request_elsewhere(brain):
+    ex = museum()
+    converse(brain, ex, ["We missed our tour because our train was delayed, could we have a refund? "
+                         "It's K7P2QD for Ada Lovelace."])
+    assert said(ex)[0] != brain.cfg.template("elsewhere") and "refund" in said(ex)[0].lower()

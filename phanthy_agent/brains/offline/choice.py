@@ -21,7 +21,7 @@ from typing import Dict, List, Optional
 
 from .config import IntentsFile
 from .slots import Slot, fill, request_slots
-from .values import find_codes
+from .values import find_codes, find_times
 from .understanding import SUBJECT_MARGIN, Meaning, Understanding
 
 # a question, not a request: a question word or an auxiliary first ("is it alright if ..."), or "?"
@@ -33,9 +33,10 @@ ASKS_WHETHER = re.compile(r"^\W*(?:(?:so|and|um|excuse me|sorry|hi|hello)\W+)*(?
 # tall was a brachiosaurus?", "why did the dinosaurs die out?", "which one is scariest in your
 # opinion?" (a visitor's own past is the venue's business: "did my booking go through?")
 ABOUT_THE_WORLD = re.compile(
-    r"^\W*(?:(?:so|and|um|hey|excuse me|sorry|ok|okay)\W+)*(?:(?:how|why|when|where|what|which|who)(?:\s+\w+)?\s+)?"
+    r"^\W*(?:(?:so|and|um|hey|excuse me|sorry|ok|okay)\W+)*(?:(?:how|why|when|where|what|which|who)(?:\s+\w+){0,2}\s+)?"
     r"(?:was|were|did|had)\s+(?!(?:i|we|you|my|our|your|me|us|anyone|anybody|someone|somebody|it|this|that|there|"
-    r"they)\b)\w+|\bin\s+your\s+opinion\b|\bdo\s+you\s+(?:think|reckon|believe)\b|\byour\s+fav(?:ou)?rite\b", re.I)
+    r"they)\b)\w+|\bin\s+your\s+opinion\b|\bdo\s+you\s+(?:think|reckon|believe)\b|\byour\s+fav(?:ou)?rite\b|"
+    r"\b(?:the\s+)?\w+est\s+\w+\s+(?:in|on|of)\s+(?:the\s+)?(?:world|universe|solar\s+system|galaxy|earth|planet)\b", re.I)
 # a time the visitor wants something moved to ("to 11:30", "to half past two", "back to three")
 TARGET_TIME = re.compile(r"(?<!\bcoming\s)(?<!\bgoing\s)(?<!\bcome\s)(?<!\bgo\s)(?<!\bget\s)"
                          r"\b(?:to|till|until)\s+(?:the\s+)?(?:\d{1,2}(?::\d{2})?\s*(?:am|pm|o'?clock)?\b|"
@@ -117,6 +118,8 @@ class Chooser:
         evidence = len(set(fill(slots, text, destinations=True).args)) / len(slots) if slots else 0.0
         if TARGET_TIME.search(text) and not any(s.kind in ("time", "source") for s in every):
             evidence -= 0.5  # "reschedule booking K7P2QD to 11:30": a new time it cannot take
+        elif find_times(text) and every and all(s.kind == "enum" for s in every if s.required):
+            evidence -= 0.5  # "put us down for the dinosaur one at quarter past twelve": no walk has a time
         return evidence
 
     def named_value(self, text: str, tools: Dict[str, dict]) -> Optional[Meaning]:

@@ -38,14 +38,22 @@ class Elsewhere:
 
     def in_scope_named(self, text: str) -> List[str]:
         """The words of the list the venue's own files use that the utterance names."""
-        return [w for w in self.in_scope if phrase_pattern([w]).search(text[:READ_CHARS])]
+        return [w for w in self.in_scope if phrase_pattern([w]).search(_asked(text))]
 
     def named(self, text: str) -> str:
-        """The first word or phrase of the list the utterance names ("" for none)."""
+        """The first word or phrase of the list the utterance names ("" for none); not in a
+        reason given for the request ("because our train was late, could we have a refund?")."""
         if self._regex is None or not text:
             return ""
-        found = self._regex.search(text[:READ_CHARS])
+        found = self._regex.search(_asked(text))
         return found.group(0).lower() if found else ""
+
+
+REASON = re.compile(r"\b(?:because|cause|'cause|since)\b[^,.;!?]*", re.I)
+
+
+def _asked(text: str) -> str:
+    return REASON.sub(" ", text[:READ_CHARS])
 
 
 def phrase_pattern(words: Sequence[str]) -> Pattern:

@@ -210,6 +210,9 @@ class Policy:
              tools: Dict[str, dict]) -> Frame:
         # "where's the toilet at the bus station?": a request's pattern does not make it the venue's
         elsewhere = not ranked and bool(self.understanding.elsewhere(text, tools))
+        if elsewhere and pattern is not None and len(self.understanding.pattern_sentence(text)) < len(text):
+            # "show me to the entrance? My taxi is picking me up there": the request's own sentence decides
+            elsewhere = bool(self.understanding.elsewhere(self.understanding.pattern_sentence(text), tools))
         if pattern is not None and not (elsewhere and self.intents[pattern].act is None):
             return self._frame_for(Meaning("intent", pattern, 1.0), text, index, tools)
         if elsewhere:

@@ -22,6 +22,9 @@ from .values import (FILLER, Mention, find_codes, find_enum, find_names, find_nu
 
 # units that count people, so count tickets, seats, places ("for 2 people", "four of us")
 PEOPLE = {"people", "persons", "person", "us", "adults", "adult", "children", "kids", "guests", "visitors"}
+SELF_CORRECTION = re.compile(r"\b(?:no\s+wait|no\s+sorry|sorry\s+no|i\s+mean|i\s+meant|no\s+no|actually\s+no|or\s+rather)\b|"
+                             r"(?<=\w)\s+no\s+(?=the\b)", re.I)
+DESTINATION = re.compile(r"\b(?:to|towards|into)\s+(?:the\s+)?", re.I)
 TIME_PATTERN_HINT = re.compile(r"\[0-2\]|\\d\{1,2\}:|HH:MM|:\[0-5\]")
 YES = re.compile(r"^\W*(?:yes|yeah|yep|sure|ok(?:ay)?|please do|do it|go ahead|correct|right|"
                  r"that's right|absolutely|of course|please)\b", re.I)
@@ -138,7 +141,13 @@ def fill(slots: Sequence[Slot], text: str, destinations: bool = False) -> Filled
     numeric = [s for s in slots if s.kind in ("integer", "number")]
     for slot in slots:
         if slot.kind == "enum":
-            found = find_enum(unlocated(text), slot.enum, dict(slot.aliases))
+            # "the space no wait the dinosaur hall": what follows the last correction
+            fixed = list(SELF_CORRECTION.finditer(text))
+            found = find_enum(unlocated(text[fixed[-1].end():]), slot.enum, dict(slot.aliases)) if fixed else None
+            # "bringing me to the museum shop on the way out": where the request goes to
+            cues = list(DESTINATION.finditer(unlocated(text)))
+            found = found or (find_enum(unlocated(text)[cues[-1].end():], slot.enum, dict(slot.aliases)) if cues else None)
+            found = found or find_enum(unlocated(text), slot.enum, dict(slot.aliases))
             if found is None and not destinations:
                 found = find_enum(text, slot.enum, dict(slot.aliases))
             if found is not None:

@@ -42,7 +42,7 @@ from phanthy_common.lexical import STOPWORDS, LexicalIndex
 
 from .config import FaqEntry, IntentsFile
 from .elsewhere import Elsewhere, phrase_pattern
-from .values import find_codes, plain, unlocated
+from .values import find_codes, find_names, plain, unlocated
 
 log = logging.getLogger(__name__)
 
@@ -105,12 +105,18 @@ class Understanding:
                 return name
         return None
 
+    def pattern_sentence(self, text: str) -> str:
+        """The sentence of the utterance in which `pattern()` found its intent."""
+        sentences = re.split(r"(?<=[.!?;])\s+", text)
+        name = self.pattern(text)
+        return next((s for s in sentences if name is not None and self.pattern(s) == name), text)
+
     def rank(self, text: str, tools: Dict[str, dict]) -> List[Meaning]:
         """Every candidate once, best first (patterns are `pattern()`'s business)."""
         best: Dict[Tuple[str, str], Meaning] = {}
         tool_rows = self._rows_for(tools)
         text = self.spelled(self.normalized(text), tool_rows)
-        thing = tool_rows.elsewhere.named(text)
+        thing = tool_rows.elsewhere.named(_without_names(text))
         if thing:
             log.info("offline: %r is out of scope (names %r, which is not here)", text, thing)
             return []
@@ -224,7 +230,7 @@ class Understanding:
         the texts of `meaning` ("the bus company's lost property" is not the lost property
         entry's bus; elsewhere.py); "" for none."""
         rows = self._rows_for(tools)
-        named = rows.elsewhere.in_scope_named(self.spelled(self.normalized(text), rows))
+        named = rows.elsewhere.in_scope_named(_without_names(self.spelled(self.normalized(text), rows)))
         if not named:
             return ""
         own = [t for r in (self._static, rows) for (kind, key), t in zip(r.owners, r.texts)
@@ -242,7 +248,7 @@ class Understanding:
     def elsewhere(self, text: str, tools: Dict[str, dict]) -> str:
         """The thing outside the venue the utterance names ("" for none; elsewhere.py)."""
         rows = self._rows_for(tools)
-        return rows.elsewhere.named(self.spelled(self.normalized(text), rows))
+        return rows.elsewhere.named(_without_names(self.spelled(self.normalized(text), rows)))
 
     # --- the tools' own examples ---------------------------------------------------------------
     def _rows_for(self, tools: Dict[str, dict]) -> _Rows:
@@ -284,10 +290,14 @@ TEXT_SPEAK = {"u": "you", "r": "are", "ur": "your", "ya": "you", "pls": "please"
 _TEXT_SPEAK = re.compile(r"(?<![\w'-])(" + "|".join(sorted(TEXT_SPEAK, key=len, reverse=True)) + r")(?![\w'-])", re.I)
 
 
+_DIGIT_WORD = re.compile(r"\b([24])\s+(?=the\b)")  # "take me 2 the giftshop", "tickets 4 the tour"
+
+
 def normalized(text: str) -> str:
     """For matching only (the arguments are read from what was said): without accents ("café"
     is the examples' "cafe") and with text speak spelled out ("wat r ur functions")."""
-    return _TEXT_SPEAK.sub(lambda m: TEXT_SPEAK[m.group(1).lower()], plain(text))
+    text = _DIGIT_WORD.sub(lambda m: "to " if m.group(1) == "2" else "for ", plain(text))
+    return _TEXT_SPEAK.sub(lambda m: TEXT_SPEAK[m.group(1).lower()], text)
 
 
 def _codes_written(text: str) -> str:
@@ -296,6 +306,14 @@ def _codes_written(text: str) -> str:
     for code in reversed(find_codes(text[:SPELL_CHARS])):
         if " " in code.text.strip():
             text = text[:code.start] + code.value + text[code.end:]
+    return text
+
+
+def _without_names(text: str) -> str:
+    """The utterance without people's names ("name is Park Ji-woo" names no park)."""
+    for name in reversed(find_names(text[:SPELL_CHARS], find_codes(text[:SPELL_CHARS]))):
+        if name.text.lower() != name.value.lower() or " " not in name.value:  # a cue's name, or one word
+            text = text[:name.start] + text[name.start + len(name.value):]
     return text
 
 

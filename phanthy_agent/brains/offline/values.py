@@ -136,16 +136,22 @@ _PARTY = [(re.compile(r"\b(?:(?:just|only)\s+(?:me|myself|the\s+one(?:\s+of\s+us
                       r"me\s+alone|on\s+my\s+own)\b", re.I), 1),
           (re.compile(r"\b(?:both\s+of\s+us|the\s+two\s+of\s+us|us\s+two|me\s+and\s+(?:my|the)\s+(?:wife|husband|"
                       r"partner|friend|son|daughter|mum|mom|dad|mother|father|brother|sister|kid|child|"
-                      r"boyfriend|girlfriend|grandson|granddaughter|colleague)(?!\s*s\b))\b", re.I), 2)]
+                      r"boyfriend|girlfriend|grandson|granddaughter|colleague)(?!\s*s\b))\b|"
+                      r"\bmy\s+(?:wife|husband|partner|friend|son|daughter|mum|mom|dad|mother|father|brother|sister|"
+                      r"grandson|granddaughter|colleague)\s+and\s+(?:me|myself|i)\b", re.I), 2)]
 
 
 # a party said in parts: "two adults and one child" (3), "me and my 2 kids" (3)
 _COUNT = r"(\d{1,2}|a|an|" + "|".join(UNITS[1:13]) + r")"
 _PEOPLE = (r"(?:adults?|grown[\s-]?ups?|children|child|kids?|teenagers?|teens?|students?|seniors?|pensioners?|"
            r"people|persons?|infants?|babies|baby|toddlers?|friends?|sons?|daughters?|grandchildren|grandkids?|"
-           r"boys?|girls?)")
+           r"boys?|girls?|pupils?)")
 _PARTS = re.compile(rf"\b{_COUNT}\s+(?:little\s+|young\s+)?{_PEOPLE}"
-                    rf"(?:(?:\s*,\s*|\s*,?\s*(?:and|plus|&|\+)\s*){_COUNT}\s+(?:little\s+|young\s+)?{_PEOPLE})+\b", re.I)
+                    rf"(?:(?:\s*,\s*|\s*,?\s*(?:and|plus|&|\+)\s*|\s+){_COUNT}\s+(?:little\s+|young\s+)?{_PEOPLE})+\b", re.I)
+_GROUP_OF = re.compile(rf"\b(?:family|party|group|class|team)\s+of\s+{_COUNT}\b", re.I)
+# a recognizer's homophones before a count noun: "can I get for tickets" (4), "to tickets please" (2)
+_HOMOPHONE = re.compile(r"(?:^\W*|\b(?:get|want|need|book|buy|reserve|have|like|take|and)\s+)(for|to|too)\s+"
+                        r"(?=(?:tickets?|people|places|seats|adults|kids|children)\b)", re.I)
 _ME_AND = re.compile(rf"\b(?:me|myself)\s+(?:and|plus|&|\+)\s+(?:my|the|our)\s+{_COUNT}\s+{_PEOPLE}\b", re.I)
 
 
@@ -158,7 +164,10 @@ def _party_parts(text: str) -> List[Mention]:
     found = [Mention(sum(_count(c) for c in re.findall(rf"\b{_COUNT}\s+(?:little\s+|young\s+)?{_PEOPLE}",
                                                      m.group(0), re.I)), m.start(), m.end(), "people")
              for m in _PARTS.finditer(text)]
-    return found + [Mention(_count(m.group(1)) + 1, m.start(), m.end(), "people") for m in _ME_AND.finditer(text)]
+    found += [Mention(_count(m.group(1)) + 1, m.start(), m.end(), "people") for m in _ME_AND.finditer(text)]
+    found += [Mention(_count(m.group(1)), m.start(), m.end(), "people") for m in _GROUP_OF.finditer(text)]
+    return found + [Mention(4 if m.group(1).lower() == "for" else 2, m.start(1), m.end(1), "tickets")
+                    for m in _HOMOPHONE.finditer(text)]
 
 
 def find_numbers(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
@@ -213,8 +222,8 @@ SPOKEN_DASH = {"dash", "hyphen"}
 # two-letter words, which do not start a code ("is 4 0 2 2"); any other pair may ("LM 4 0 2 2", "mn 1 2 7 0")
 _WORD_PAIRS = {"is", "it", "in", "on", "at", "to", "my", "me", "we", "us", "an", "as", "be", "by", "do", "go", "he",
                "if", "no", "of", "or", "so", "up", "am", "hi", "ok", "oh", "id", "pm", "uk", "tv", "eu"}
-_SPOKEN_TOKEN = re.compile(r"(?<![A-Za-z0-9])(?:[A-Za-z]+(?:-[A-Za-z]+)?|\d+)(?![A-Za-z0-9])")
-_SPOKEN_GAP = re.compile(r"[\s,.-]*")
+_SPOKEN_TOKEN = re.compile(r"(?<![A-Za-z0-9'])(?:[A-Za-z]+(?:-[A-Za-z]+)?|\d+)(?![A-Za-z0-9'])")
+_SPOKEN_GAP = re.compile(r"(?=[^\s,]*[\s,])[\s,.-]+")  # a space or a comma: "HP-2046" is written, not spoken
 _LETTERS_DIGITS = re.compile(r"(?<![\w-])([A-Z]{1,3})\s+(\d{3,6})(?![\w-])")
 
 
@@ -226,10 +235,14 @@ def _spoken_codes(text: str) -> List[Mention]:
     run: List[Tuple[str, "re.Match"]] = []
 
     def close() -> None:
-        while run and run[0][1].group(0).lower() in ("a", "i"):  # "a", "I" start sentences, not codes
+        # "a", "I" start sentences, not codes, unless a letter follows ("the reference is a b 1 1 2 2")
+        while run and run[0][1].group(0).lower() in ("a", "i") and not (len(run) > 1 and run[1][0].isalpha()):
             run.pop(0)
         chars = "".join(c for c, _ in run)
-        if len(chars) >= 4 and len(run) >= 3 and any(c.isdigit() for c in chars) and any(c.isalpha() for c in chars):
+        # three characters said one by one, or letters then a group of digits ("kl 1187", "m 55019")
+        grouped = len(run) == 2 and run[0][0].isalpha() and run[1][0].isdigit() and len(run[1][0]) >= 3
+        if len(chars) >= 4 and (len(run) >= 3 or grouped) and any(c.isdigit() for c in chars) and \
+                any(c.isalpha() for c in chars):
             found.append(Mention(chars.upper(), run[0][1].start(), run[-1][1].end(),
                                  text[run[0][1].start():run[-1][1].end()]))
         run.clear()
@@ -252,8 +265,9 @@ def _spoken_codes(text: str) -> List[Mention]:
         position = m.end()
     close()
     for m in _LETTERS_DIGITS.finditer(text):
-        if m.group(1) not in CAPS_WORDS:  # "ID 6002" is the number 6002
-            found.append(Mention(m.group(1) + m.group(2), m.start(), m.end(), m.group(0)))
+        mention = Mention(m.group(1) + m.group(2), m.start(), m.end(), m.group(0))
+        if m.group(1) not in CAPS_WORDS and _free(mention, found):  # "ID 6002" is the number 6002
+            found.append(mention)
     return found
 
 
@@ -293,7 +307,8 @@ def _numbered(text: str, start: int, bare: str) -> bool:
 
 # --- names -----------------------------------------------------------------------------------
 # a capitalized word, with the capitals and joins names have: O'Brien, Al-Sayed, McDonald
-_NAME_WORD = r"(?:[A-Z][a-z]+(?:[A-Z][a-z]+)?|[A-Z](?=['\-][A-Z]))(?:['\-][A-Z]?[a-z]+)*"
+_UPPER, _LOWER = "A-ZÀ-ÖØ-Þ", "a-zß-öø-ÿ"  # with the accented letters of names ("Hans Müller")
+_NAME_WORD = rf"(?:[{_UPPER}][{_LOWER}]+(?:[{_UPPER}][{_LOWER}]+)?|[{_UPPER}](?=['\-][{_UPPER}]))(?:['\-][{_UPPER}]?[{_LOWER}]+)*"
 _NAME = rf"({_NAME_WORD}(?:\s+{_NAME_WORD}){{0,3}})"
 _NAME_CUES = [re.compile(p + _NAME) for p in (
     r"\b(?i:my name is|my name's|name is|name's|i am|i'm|im|this is|it's|it is|under the name(?: of)?|"
@@ -302,7 +317,10 @@ _NAME_CUES = [re.compile(p + _NAME) for p in (
     r"\b(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+")]
 # a name a recognizer wrote in lowercase, after a cue no other word follows ("name dubois", "surname
 # svensson"); and a possessive before the booking ("Chen's booking")
-_LOWER_NAME = re.compile(r"\b(?i:(?:my\s+|the\s+)?(?:sur|last\s+|family\s+)?name(?:\s+is|'s)?:?)\s+([a-z][a-z'-]{1,})\b")
+_LOWER_WORD = r"[a-zß-öø-ÿ][a-zß-öø-ÿ'-]+"
+_LOWER_NAME = re.compile(rf"\b(?i:(?:my\s+|the\s+)?(?:sur|last\s+|family\s+)?name(?:\s+is|'s)?:?|(?:it'?s\s+|booked\s+)?under"
+                         rf"(?:\s+the\s+name(?:\s+of)?)?)\s+({_LOWER_WORD}(?:\s+{_LOWER_WORD})?)\b"
+                         rf"|\bfor\s+({_LOWER_WORD})(?=\s*(?:[,.!?]|$|\s+(?:please|code|ref|reference)\b))")
 _OWNER = re.compile(rf"({_NAME_WORD})'s\s+(?i:booking|reservation|tickets?|tour)\b")
 # a lone name set off at the end ("..., for myself, Priya") or said next to a code ("R4T8WZ
 # Okafor", "Tanaka, D3M7T")
@@ -311,8 +329,19 @@ _LONE_NAME = re.compile(rf"(?:,\s*|(?<=[A-Z0-9]{{4}})\s+|(?<=[A-Z0-9]{{4}}),\s*)
                         rf"|(?<![\w'])({_NAME_WORD}){_CODE_AHEAD}")
 
 
-_NOT_NAMES = {"is", "please", "and", "the", "a", "of", "for", "on", "under", "was", "here", "there", "again", "code",
-              "booking", "number", "thanks", "it", "that", "this", "as", "to", "in", "my", "your", "our"}
+_NOT_NAMES = {"is", "please", "and", "the", "a", "an", "of", "for", "on", "under", "was", "here", "there", "again",
+              "code", "booking", "number", "thanks", "it", "that", "this", "as", "to", "in", "my", "your", "our", "i",
+              "we", "me", "us", "you", "ref", "reference", "pls", "now", "today", "tomorrow", "too", "so", "but", "with",
+              "at", "by", "or", "and", "then", "can", "could", "would", "will", "should", "do", "did", "have", "has",
+              "want", "need", "like", "name", "surname", "tour", "tours", "ticket", "tickets", "people", "person", "two",
+              "three", "four", "five", "six", "seven", "eight", "nine", "ten", "one", "stairs", "age", "sixteen",
+              "eighteen", "twelve", "eleven", "him", "her", "them", "everyone", "all", "family", "kids", "children",
+              "myself", "yourself", "ourselves", "himself", "herself", "themselves"}
+
+
+def _titled(word: str) -> str:
+    """A name written in lowercase, capitalized as names are ("o'brien" -> "O'Brien")."""
+    return re.sub(r"(^|['-])([a-zß-öø-ÿ])", lambda m: m.group(1) + m.group(2).upper(), word)
 
 
 def find_names(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
@@ -342,11 +371,15 @@ def find_names(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
             if _free(mention, taken) and _free(mention, found):
                 found.append(mention)
     for m in list(_LOWER_NAME.finditer(text)) + list(_OWNER.finditer(text)) if not found else []:
-        value = m.group(1)
-        if value.lower() in _NOT_NAMES or value in NAME_STOP:
+        group = next(g for g in range(1, (m.lastindex or 1) + 1) if m.group(g))
+        parts = m.group(group).split()
+        if parts[-1].lower() in _NOT_NAMES:  # "name is anna and ...": one word
+            parts = parts[:-1]
+        if not parts or parts[0].lower() in _NOT_NAMES or parts[0] in NAME_STOP:
             continue
-        value = value[:1].upper() + value[1:]
-        mention = Mention(value, m.start(1), m.end(1), m.group(0))
+        value = " ".join(_titled(w) for w in parts)
+        start = m.start(group)
+        mention = Mention(value, start, start + len(" ".join(parts)), m.group(0))
         if _free(mention, taken):
             found.append(mention)
             break
