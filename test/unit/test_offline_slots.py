@@ -2,9 +2,10 @@
 
 import pytest
 
+from phanthy_agent.brains.offline.codes import find_codes
+from phanthy_agent.brains.offline.names import find_names
 from phanthy_agent.brains.offline.slots import answer, fill, loose_phrase, match_item, slots_of
-from phanthy_agent.brains.offline.values import (find_codes, find_enum, find_names, find_numbers, find_times,
-                                                 spoken_time)
+from phanthy_agent.brains.offline.values import find_enum, find_numbers, find_times, spoken_time
 from phanthy_drivers.box_office import declarations
 
 TOOLS = {d["name"]: d for d in declarations()}

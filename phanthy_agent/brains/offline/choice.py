@@ -21,7 +21,8 @@ from typing import Dict, List, Optional
 
 from .config import IntentsFile
 from .slots import Slot, fill, request_slots
-from .values import find_codes, find_times
+from .codes import find_codes
+from .values import find_times
 from .understanding import SUBJECT_MARGIN, Meaning, Understanding
 
 # a question, not a request: a question word or an auxiliary first ("is it alright if ..."), or "?"

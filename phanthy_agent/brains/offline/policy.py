@@ -30,7 +30,8 @@ from .conversation import BUILTINS, Call, Segment, flatten, segments
 from .choice import Chooser
 from .plan import Frame, Next, Planner
 from .slots import NO, YES, answer, fill, loose_phrase, request_slots
-from .values import find_codes, resolve_enum
+from .codes import find_codes
+from .values import resolve_enum
 from .understanding import Meaning, Understanding
 
 log = logging.getLogger(__name__)

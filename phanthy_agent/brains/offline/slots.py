@@ -17,8 +17,10 @@ import dataclasses
 import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from .values import (FILLER, Mention, find_codes, find_enum, find_names, find_numbers, find_times, spoken_time,
-                     unlocated, words)
+from .codes import find_codes
+from .mentions import Mention
+from .names import find_names
+from .values import FILLER, find_enum, find_numbers, find_times, spoken_time, unlocated, words
 
 # units that count people, so count tickets, seats, places ("for 2 people", "four of us")
 PEOPLE = {"people", "persons", "person", "us", "adults", "adult", "children", "kids", "guests", "visitors"}

@@ -42,7 +42,9 @@ from phanthy_common.lexical import STOPWORDS, LexicalIndex
 
 from .config import FaqEntry, IntentsFile
 from .elsewhere import Elsewhere, phrase_pattern
-from .values import find_codes, find_names, plain, unlocated
+from .codes import find_codes
+from .names import find_names
+from .values import plain, unlocated
 
 log = logging.getLogger(__name__)
 

@@ -1,16 +1,17 @@
-"""Values in what a visitor says: numbers in words or digits, clock times, booking codes,
-people's names, and which enum value a phrase means. Pure functions over text; each finder
-returns `Mention`s with their character span, so a time ("three o'clock") is not also read as
-a count ("three") and a code is not read as a number.
+"""Values in what a visitor says: numbers in words or digits, clock times, and which enum value
+a phrase means (booking codes: codes.py; people's names: names.py). Pure functions over text;
+each finder returns `Mention`s (mentions.py) with their character span, so a time ("three
+o'clock") is not also read as a count ("three") and a code is not read as a number.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import difflib
 import re
 import unicodedata
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from .mentions import Mention, free as _free
 
 UNITS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
          "fifteen sixteen seventeen eighteen nineteen").split()
@@ -26,30 +27,6 @@ HOUR_WORDS = {w: i for i, w in enumerate(UNITS) if 1 <= i <= 12}
 # an hour said without am/pm below this is taken as the afternoon ("the three o'clock tour" is
 # 15:00): opening hours are daytime, and nobody books a 3 am tour
 AFTERNOON_BEFORE = 8
-CAPS_WORDS = {"I", "OK", "AM", "PM", "TV", "ID", "UK", "USA", "EU", "T", "A", "WIFI"}
-NAME_STOP = {"I", "Im", "My", "The", "A", "An", "Hi", "Hello", "Hey", "Thanks", "Thank", "Can", "Could",
-             "Please", "Yes", "No", "Is", "Are", "What", "When", "Where", "Which", "Who", "How", "Why",
-             "Do", "Does", "And", "But", "So", "Actually", "Sorry", "Ok", "Okay", "Book", "Cancel",
-             "Take", "Tell", "Show", "Now", "Then", "Try", "Code", "Booking", "Ignore", "You", "We",
-             "Our", "It", "That", "This", "There", "Here", "Oh", "Well", "Also", "Just", "Refund",
-             "Two", "Three", "One", "Four", "Five", "Mr", "Mrs", "Ms", "Dr", "Museum", "My", "Name",
-             "Surname", "Ref", "Reference", "Member", "Hmm", "Um", "Uh"}
-
-
-@dataclasses.dataclass(frozen=True)
-class Mention:
-    value: Any
-    start: int
-    end: int
-    text: str = ""
-    weak: bool = False  # a number only by an article ("a ticket")
-
-    def overlaps(self, other: "Mention") -> bool:
-        return self.start < other.end and other.start < self.end
-
-
-def _free(mention: Mention, taken: Iterable[Mention]) -> bool:
-    return not any(mention.overlaps(t) for t in taken)
 
 
 # --- clock times -----------------------------------------------------------------------------
@@ -200,198 +177,6 @@ def find_numbers(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
         mention = Mention(value, m.start(), m.end(), unit, token in ("a", "an"))
         if _free(mention, taken) and _free(mention, found):
             found.append(mention)
-    return sorted(found, key=lambda x: x.start)
-
-
-# --- codes -----------------------------------------------------------------------------------
-_CODE = re.compile(r"(?<![\w-])([A-Za-z0-9]+(?:-[A-Za-z0-9]+)*)(?![\w-])")
-_SPELLED = re.compile(r"(?<!\w)((?:[A-Z0-9][\s,.-]+){3,11}[A-Z0-9])(?!\w)")
-
-
-# how people spell a code aloud: letters, the radio alphabet, digits and their words
-NATO = {w: w[0] for w in "alpha alfa bravo charlie delta echo foxtrot golf hotel india juliet juliett kilo lima mike "
-        "november oscar papa quebec romeo sierra tango uniform victor whiskey whisky xray yankee zulu".split()}
-NATO["x-ray"] = "x"
-DIGIT_WORDS = {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine".split())}
-DIGIT_WORDS["oh"] = "0"
-# letters said by their names, where the name is no English word ("em seven seven ...")
-LETTER_NAMES = {"aitch": "h", "cee": "c", "cue": "q", "dee": "d", "ef": "f", "el": "l", "em": "m", "en": "n",
-                "ess": "s", "ex": "x", "gee": "g", "jay": "j", "kay": "k", "pee": "p", "ar": "r", "tee": "t",
-                "vee": "v", "zed": "z", "zee": "z"}
-SPOKEN_DASH = {"dash", "hyphen"}
-# two-letter words, which do not start a code ("is 4 0 2 2"); any other pair may ("LM 4 0 2 2", "mn 1 2 7 0")
-_WORD_PAIRS = {"is", "it", "in", "on", "at", "to", "my", "me", "we", "us", "an", "as", "be", "by", "do", "go", "he",
-               "if", "no", "of", "or", "so", "up", "am", "hi", "ok", "oh", "id", "pm", "uk", "tv", "eu"}
-_SPOKEN_TOKEN = re.compile(r"(?<![A-Za-z0-9'])(?:[A-Za-z]+(?:-[A-Za-z]+)?|\d+)(?![A-Za-z0-9'])")
-_SPOKEN_GAP = re.compile(r"(?=[^\s,]*[\s,])[\s,.-]+")  # a space or a comma: "HP-2046" is written, not spoken
-_LETTERS_DIGITS = re.compile(r"(?<![\w-])([A-Z]{1,3})\s+(\d{3,6})(?![\w-])")
-
-
-def _spoken_codes(text: str) -> List[Mention]:
-    """Codes spelled a character at a time in lowercase or in words, as a recognizer writes
-    them: "b x 4 8 2 1", "bravo x-ray four eight two one" (four characters or more, letters
-    and digits both); and "DQ 5590", letters then digits."""
-    found: List[Mention] = []
-    run: List[Tuple[str, "re.Match"]] = []
-
-    def close() -> None:
-        # "a", "I" start sentences, not codes, unless a letter follows ("the reference is a b 1 1 2 2")
-        while run and run[0][1].group(0).lower() in ("a", "i") and not (len(run) > 1 and run[1][0].isalpha()):
-            run.pop(0)
-        chars = "".join(c for c, _ in run)
-        # three characters said one by one, or letters then a group of digits ("kl 1187", "m 55019")
-        grouped = len(run) == 2 and run[0][0].isalpha() and run[1][0].isdigit() and len(run[1][0]) >= 3
-        if len(chars) >= 4 and (len(run) >= 3 or grouped) and any(c.isdigit() for c in chars) and \
-                any(c.isalpha() for c in chars):
-            found.append(Mention(chars.upper(), run[0][1].start(), run[-1][1].end(),
-                                 text[run[0][1].start():run[-1][1].end()]))
-        run.clear()
-
-    position = 0
-    for m in _SPOKEN_TOKEN.finditer(text):
-        word = m.group(0).lower()
-        if word in SPOKEN_DASH and run:
-            position = m.end()  # "m dash six two zero zero three"
-            continue
-        char = NATO.get(word) or DIGIT_WORDS.get(word) or LETTER_NAMES.get(word) or \
-            (word if len(word) == 1 or word.isdigit() else None)
-        if char is None and len(word) == 2 and word.isalpha() and word not in _WORD_PAIRS:
-            close()
-            char = word  # a letter pair starts a code ("LM 4 0 2 2")
-        if char is None or (run and not _SPOKEN_GAP.fullmatch(text[position:m.start()])):
-            close()
-        if char is not None:
-            run.append((char, m))
-        position = m.end()
-    close()
-    for m in _LETTERS_DIGITS.finditer(text):
-        mention = Mention(m.group(1) + m.group(2), m.start(), m.end(), m.group(0))
-        if m.group(1) not in CAPS_WORDS and _free(mention, found):  # "ID 6002" is the number 6002
-            found.append(mention)
-    return found
-
-
-def find_codes(text: str) -> List[Mention]:
-    """Booking codes, member numbers: "K7P2QD", "F-1001", "AAAAAA", spelled "K 7 P 2 Q D",
-    "b x 4 8 2 1", "bravo x-ray four eight two one", and "DQ 5590"."""
-    found = [m for m in _spoken_codes(text)]
-    for m in _SPELLED.finditer(text):
-        joined = re.sub(r"[\s,.-]", "", m.group(1))
-        mention = Mention(joined, m.start(), m.end(), m.group(0))
-        if (any(c.isdigit() for c in joined) or len(joined) >= 4) and _free(mention, found):
-            found.append(mention)
-    for m in _CODE.finditer(text):
-        token = m.group(1)
-        bare = token.replace("-", "")
-        if not 4 <= len(bare) <= 12 or token.upper() in CAPS_WORDS:
-            continue
-        has_digit = any(c.isdigit() for c in bare)
-        has_alpha = any(c.isalpha() for c in bare)
-        coded = (has_digit and has_alpha) or (token.isupper() and has_alpha) or ("-" in token and has_digit) \
-            or _numbered(text, m.start(), bare)
-        if coded and not re.fullmatch(r"\d{1,2}(am|pm)", bare, re.I):
-            mention = Mention(token.upper(), m.start(), m.end(), token)
-            if _free(mention, found):
-                found.append(mention)
-    return sorted(found, key=lambda x: x.start)
-
-
-# a number is an id, not a count, when it is long ("77201") or named one ("ID 6002", "number 4411")
-_ID_CUE = re.compile(r"(?:\b(?:id|number|no|code|membership|member|card|pass|booking|reservation)|#)\W{0,3}"
-                     r"(?:is\s+|was\s+)?$", re.I)
-
-
-def _numbered(text: str, start: int, bare: str) -> bool:
-    return bare.isdigit() and (len(bare) >= 5 or bool(_ID_CUE.search(text[max(0, start - 24):start])))
-
-
-# --- names -----------------------------------------------------------------------------------
-# a capitalized word, with the capitals and joins names have: O'Brien, Al-Sayed, McDonald
-_UPPER, _LOWER = "A-ZÀ-ÖØ-Þ", "a-zß-öø-ÿ"  # with the accented letters of names ("Hans Müller")
-_NAME_WORD = rf"(?:[{_UPPER}][{_LOWER}]+(?:[{_UPPER}][{_LOWER}]+)?|[{_UPPER}](?=['\-][{_UPPER}]))(?:['\-][{_UPPER}]?[{_LOWER}]+)*"
-_NAME = rf"({_NAME_WORD}(?:\s+{_NAME_WORD}){{0,3}})"
-_NAME_CUES = [re.compile(p + _NAME) for p in (
-    r"\b(?i:my name is|my name's|name is|name's|i am|i'm|im|this is|it's|it is|under the name(?: of)?|"
-    r"in the name of|name of|(?:sur|last |family )?name(?:\s+is|'s)?:?|under)\s+", r"\b(?i:for|called|named|booked by|by)\s+",
-    r"\b(?i:for|under)\s+the\s+(?=[A-Z]\S*\s+(?i:family|party|group)\b)",  # "for the Nakamura family"
-    r"\b(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+")]
-# a name a recognizer wrote in lowercase, after a cue no other word follows ("name dubois", "surname
-# svensson"); and a possessive before the booking ("Chen's booking")
-_LOWER_WORD = r"[a-zß-öø-ÿ][a-zß-öø-ÿ'-]+"
-_LOWER_NAME = re.compile(rf"\b(?i:(?:my\s+|the\s+)?(?:sur|last\s+|family\s+)?name(?:\s+is|'s)?:?|(?:it'?s\s+|booked\s+)?under"
-                         rf"(?:\s+the\s+name(?:\s+of)?)?)\s+({_LOWER_WORD}(?:\s+{_LOWER_WORD})?)\b"
-                         rf"|\bfor\s+({_LOWER_WORD})(?=\s*(?:[,.!?]|$|\s+(?:please|code|ref|reference)\b))")
-_OWNER = re.compile(rf"({_NAME_WORD})'s\s+(?i:booking|reservation|tickets?|tour)\b")
-# a lone name set off at the end ("..., for myself, Priya") or said next to a code ("R4T8WZ
-# Okafor", "Tanaka, D3M7T")
-_CODE_AHEAD = r"(?=\s*,?\s*(?=[A-Z]*\d)[A-Z0-9]{4,}\b)"
-_LONE_NAME = re.compile(rf"(?:,\s*|(?<=[A-Z0-9]{{4}})\s+|(?<=[A-Z0-9]{{4}}),\s*)({_NAME_WORD})\W*$"
-                        rf"|(?<![\w'])({_NAME_WORD}){_CODE_AHEAD}")
-
-
-_NOT_NAMES = {"is", "please", "and", "the", "a", "an", "of", "for", "on", "under", "was", "here", "there", "again",
-              "code", "booking", "number", "thanks", "it", "that", "this", "as", "to", "in", "my", "your", "our", "i",
-              "we", "me", "us", "you", "ref", "reference", "pls", "now", "today", "tomorrow", "too", "so", "but", "with",
-              "at", "by", "or", "and", "then", "can", "could", "would", "will", "should", "do", "did", "have", "has",
-              "want", "need", "like", "name", "surname", "tour", "tours", "ticket", "tickets", "people", "person", "two",
-              "three", "four", "five", "six", "seven", "eight", "nine", "ten", "one", "stairs", "age", "sixteen",
-              "eighteen", "twelve", "eleven", "him", "her", "them", "everyone", "all", "family", "kids", "children",
-              "myself", "yourself", "ourselves", "himself", "herself", "themselves"}
-
-
-def _titled(word: str) -> str:
-    """A name written in lowercase, capitalized as names are ("o'brien" -> "O'Brien")."""
-    return re.sub(r"(^|['-])([a-zß-öø-ÿ])", lambda m: m.group(1) + m.group(2).upper(), word)
-
-
-def find_names(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
-    """People's (and things') names: after a cue ("my name is Ada Lovelace", "for Marie Curie",
-    "called Night tour"), else a run of two to four capitalized words ("Alan Turing, code ...")."""
-    found: List[Mention] = []
-    for cue in _NAME_CUES:
-        for m in cue.finditer(text):
-            words = [w for w in m.group(1).split()]
-            while words and words[-1] in NAME_STOP:
-                words.pop()
-            if words and words[0] not in NAME_STOP:
-                value = " ".join(words)
-                mention = Mention(value, m.start(1), m.start(1) + len(value), m.group(0))
-                if _free(mention, taken) and _free(mention, found):
-                    found.append(mention)
-    for m in re.finditer(rf"{_NAME_WORD}(?:\s+{_NAME_WORD}){{1,3}}", text):
-        words = m.group(0).split()
-        while words and words[0] in NAME_STOP:
-            words.pop(0)
-        while words and words[-1] in NAME_STOP:
-            words.pop()
-        if len(words) >= 2:
-            value = " ".join(words)
-            start = text.index(value, m.start())
-            mention = Mention(value, start, start + len(value), value)
-            if _free(mention, taken) and _free(mention, found):
-                found.append(mention)
-    for m in list(_LOWER_NAME.finditer(text)) + list(_OWNER.finditer(text)) if not found else []:
-        group = next(g for g in range(1, (m.lastindex or 1) + 1) if m.group(g))
-        parts = m.group(group).split()
-        if parts[-1].lower() in _NOT_NAMES:  # "name is anna and ...": one word
-            parts = parts[:-1]
-        if not parts or parts[0].lower() in _NOT_NAMES or parts[0] in NAME_STOP:
-            continue
-        value = " ".join(_titled(w) for w in parts)
-        start = m.start(group)
-        mention = Mention(value, start, start + len(" ".join(parts)), m.group(0))
-        if _free(mention, taken):
-            found.append(mention)
-            break
-    if not found:
-        for m in _LONE_NAME.finditer(text):
-            group = 1 if m.group(1) else 2
-            if m.group(group) in NAME_STOP:
-                continue
-            mention = Mention(m.group(group), m.start(group), m.end(group), m.group(0))
-            if _free(mention, taken):
-                found.append(mention)
-                break
     return sorted(found, key=lambda x: x.start)
 
 

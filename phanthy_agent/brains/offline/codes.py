@@ -1,0 +1,113 @@
+"""Booking codes and member numbers in what a visitor says, written ("K7P2QD", "F-1001") or
+spelled aloud as a recognizer writes it ("K 7 P 2 Q D", "b x 4 8 2 1", "bravo x-ray four eight
+two one", "em seven seven ...", "DQ 5590"). Pure functions over text.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import List, Tuple
+
+from .mentions import Mention, free as _free
+
+CAPS_WORDS = {"I", "OK", "AM", "PM", "TV", "ID", "UK", "USA", "EU", "T", "A", "WIFI"}
+
+_CODE = re.compile(r"(?<![\w-])([A-Za-z0-9]+(?:-[A-Za-z0-9]+)*)(?![\w-])")
+_SPELLED = re.compile(r"(?<!\w)((?:[A-Z0-9][\s,.-]+){3,11}[A-Z0-9])(?!\w)")
+
+
+# how people spell a code aloud: letters, the radio alphabet, digits and their words
+NATO = {w: w[0] for w in "alpha alfa bravo charlie delta echo foxtrot golf hotel india juliet juliett kilo lima mike "
+        "november oscar papa quebec romeo sierra tango uniform victor whiskey whisky xray yankee zulu".split()}
+NATO["x-ray"] = "x"
+DIGIT_WORDS = {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine".split())}
+DIGIT_WORDS["oh"] = "0"
+# letters said by their names, where the name is no English word ("em seven seven ...")
+LETTER_NAMES = {"aitch": "h", "cee": "c", "cue": "q", "dee": "d", "ef": "f", "el": "l", "em": "m", "en": "n",
+                "ess": "s", "ex": "x", "gee": "g", "jay": "j", "kay": "k", "pee": "p", "ar": "r", "tee": "t",
+                "vee": "v", "zed": "z", "zee": "z"}
+SPOKEN_DASH = {"dash", "hyphen"}
+# two-letter words, which do not start a code ("is 4 0 2 2"); any other pair may ("LM 4 0 2 2", "mn 1 2 7 0")
+_WORD_PAIRS = {"is", "it", "in", "on", "at", "to", "my", "me", "we", "us", "an", "as", "be", "by", "do", "go", "he",
+               "if", "no", "of", "or", "so", "up", "am", "hi", "ok", "oh", "id", "pm", "uk", "tv", "eu"}
+_SPOKEN_TOKEN = re.compile(r"(?<![A-Za-z0-9'])(?:[A-Za-z]+(?:-[A-Za-z]+)?|\d+)(?![A-Za-z0-9'])")
+_SPOKEN_GAP = re.compile(r"(?=[^\s,]*[\s,])[\s,.-]+")  # a space or a comma: "HP-2046" is written, not spoken
+_LETTERS_DIGITS = re.compile(r"(?<![\w-])([A-Z]{1,3})\s+(\d{3,6})(?![\w-])")
+
+
+def _spoken_codes(text: str) -> List[Mention]:
+    """Codes spelled a character at a time in lowercase or in words, as a recognizer writes
+    them: "b x 4 8 2 1", "bravo x-ray four eight two one" (four characters or more, letters
+    and digits both); and "DQ 5590", letters then digits."""
+    found: List[Mention] = []
+    run: List[Tuple[str, "re.Match"]] = []
+
+    def close() -> None:
+        # "a", "I" start sentences, not codes, unless a letter follows ("the reference is a b 1 1 2 2")
+        while run and run[0][1].group(0).lower() in ("a", "i") and not (len(run) > 1 and run[1][0].isalpha()):
+            run.pop(0)
+        chars = "".join(c for c, _ in run)
+        # three characters said one by one, or letters then a group of digits ("kl 1187", "m 55019")
+        grouped = len(run) == 2 and run[0][0].isalpha() and run[1][0].isdigit() and len(run[1][0]) >= 3
+        if len(chars) >= 4 and (len(run) >= 3 or grouped) and any(c.isdigit() for c in chars) and \
+                any(c.isalpha() for c in chars):
+            found.append(Mention(chars.upper(), run[0][1].start(), run[-1][1].end(),
+                                 text[run[0][1].start():run[-1][1].end()]))
+        run.clear()
+
+    position = 0
+    for m in _SPOKEN_TOKEN.finditer(text):
+        word = m.group(0).lower()
+        if word in SPOKEN_DASH and run:
+            position = m.end()  # "m dash six two zero zero three"
+            continue
+        char = NATO.get(word) or DIGIT_WORDS.get(word) or LETTER_NAMES.get(word) or \
+            (word if len(word) == 1 or word.isdigit() else None)
+        if char is None and len(word) == 2 and word.isalpha() and word not in _WORD_PAIRS:
+            close()
+            char = word  # a letter pair starts a code ("LM 4 0 2 2")
+        if char is None or (run and not _SPOKEN_GAP.fullmatch(text[position:m.start()])):
+            close()
+        if char is not None:
+            run.append((char, m))
+        position = m.end()
+    close()
+    for m in _LETTERS_DIGITS.finditer(text):
+        mention = Mention(m.group(1) + m.group(2), m.start(), m.end(), m.group(0))
+        if m.group(1) not in CAPS_WORDS and _free(mention, found):  # "ID 6002" is the number 6002
+            found.append(mention)
+    return found
+
+
+def find_codes(text: str) -> List[Mention]:
+    """Booking codes, member numbers: "K7P2QD", "F-1001", "AAAAAA", spelled "K 7 P 2 Q D",
+    "b x 4 8 2 1", "bravo x-ray four eight two one", and "DQ 5590"."""
+    found = [m for m in _spoken_codes(text)]
+    for m in _SPELLED.finditer(text):
+        joined = re.sub(r"[\s,.-]", "", m.group(1))
+        mention = Mention(joined, m.start(), m.end(), m.group(0))
+        if (any(c.isdigit() for c in joined) or len(joined) >= 4) and _free(mention, found):
+            found.append(mention)
+    for m in _CODE.finditer(text):
+        token = m.group(1)
+        bare = token.replace("-", "")
+        if not 4 <= len(bare) <= 12 or token.upper() in CAPS_WORDS:
+            continue
+        has_digit = any(c.isdigit() for c in bare)
+        has_alpha = any(c.isalpha() for c in bare)
+        coded = (has_digit and has_alpha) or (token.isupper() and has_alpha) or ("-" in token and has_digit) \
+            or _numbered(text, m.start(), bare)
+        if coded and not re.fullmatch(r"\d{1,2}(am|pm)", bare, re.I):
+            mention = Mention(token.upper(), m.start(), m.end(), token)
+            if _free(mention, found):
+                found.append(mention)
+    return sorted(found, key=lambda x: x.start)
+
+
+# a number is an id, not a count, when it is long ("77201") or named one ("ID 6002", "number 4411")
+_ID_CUE = re.compile(r"(?:\b(?:id|number|no|code|membership|member|card|pass|booking|reservation)|#)\W{0,3}"
+                     r"(?:is\s+|was\s+)?$", re.I)
+
+
+def _numbered(text: str, start: int, bare: str) -> bool:
+    return bare.isdigit() and (len(bare) >= 5 or bool(_ID_CUE.search(text[max(0, start - 24):start])))

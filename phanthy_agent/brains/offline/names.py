@@ -1,0 +1,108 @@
+"""People's names in what a visitor says: after a cue ("my name is Ada Lovelace", "under
+Okafor", "for the Nakamura family", "Mr Abara"), in lowercase as a recognizer writes them after
+a name cue ("name's john smith"), a run of capitalized words, or a lone name next to a code.
+Pure functions over text.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import List, Sequence
+
+from .mentions import Mention, free as _free
+
+NAME_STOP = {"I", "Im", "My", "The", "A", "An", "Hi", "Hello", "Hey", "Thanks", "Thank", "Can", "Could",
+             "Please", "Yes", "No", "Is", "Are", "What", "When", "Where", "Which", "Who", "How", "Why",
+             "Do", "Does", "And", "But", "So", "Actually", "Sorry", "Ok", "Okay", "Book", "Cancel",
+             "Take", "Tell", "Show", "Now", "Then", "Try", "Code", "Booking", "Ignore", "You", "We",
+             "Our", "It", "That", "This", "There", "Here", "Oh", "Well", "Also", "Just", "Refund",
+             "Two", "Three", "One", "Four", "Five", "Mr", "Mrs", "Ms", "Dr", "Museum", "My", "Name",
+             "Surname", "Ref", "Reference", "Member", "Hmm", "Um", "Uh"}
+
+# a capitalized word, with the capitals and joins names have: O'Brien, Al-Sayed, McDonald
+_UPPER, _LOWER = "A-ZÀ-ÖØ-Þ", "a-zß-öø-ÿ"  # with the accented letters of names ("Hans Müller")
+_NAME_WORD = rf"(?:[{_UPPER}][{_LOWER}]+(?:[{_UPPER}][{_LOWER}]+)?|[{_UPPER}](?=['\-][{_UPPER}]))(?:['\-][{_UPPER}]?[{_LOWER}]+)*"
+_NAME = rf"({_NAME_WORD}(?:\s+{_NAME_WORD}){{0,3}})"
+_NAME_CUES = [re.compile(p + _NAME) for p in (
+    r"\b(?i:my name is|my name's|name is|name's|i am|i'm|im|this is|it's|it is|under the name(?: of)?|"
+    r"in the name of|name of|(?:sur|last |family )?name(?:\s+is|'s)?:?|under)\s+", r"\b(?i:for|called|named|booked by|by)\s+",
+    r"\b(?i:for|under)\s+the\s+(?=[A-Z]\S*\s+(?i:family|party|group)\b)",  # "for the Nakamura family"
+    r"\b(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+")]
+# a name a recognizer wrote in lowercase, after a cue no other word follows ("name dubois", "surname
+# svensson"); and a possessive before the booking ("Chen's booking")
+_LOWER_WORD = r"[a-zß-öø-ÿ][a-zß-öø-ÿ'-]+"
+_LOWER_NAME = re.compile(rf"\b(?i:(?:my\s+|the\s+)?(?:sur|last\s+|family\s+)?name(?:\s+is|'s)?:?|(?:it'?s\s+|booked\s+)?under"
+                         rf"(?:\s+the\s+name(?:\s+of)?)?)\s+({_LOWER_WORD}(?:\s+{_LOWER_WORD})?)\b"
+                         rf"|\bfor\s+({_LOWER_WORD})(?=\s*(?:[,.!?]|$|\s+(?:please|code|ref|reference)\b))")
+_OWNER = re.compile(rf"({_NAME_WORD})'s\s+(?i:booking|reservation|tickets?|tour)\b")
+# a lone name set off at the end ("..., for myself, Priya") or said next to a code ("R4T8WZ
+# Okafor", "Tanaka, D3M7T")
+_CODE_AHEAD = r"(?=\s*,?\s*(?=[A-Z]*\d)[A-Z0-9]{4,}\b)"
+_LONE_NAME = re.compile(rf"(?:,\s*|(?<=[A-Z0-9]{{4}})\s+|(?<=[A-Z0-9]{{4}}),\s*)({_NAME_WORD})\W*$"
+                        rf"|(?<![\w'])({_NAME_WORD}){_CODE_AHEAD}")
+
+
+_NOT_NAMES = {"is", "please", "and", "the", "a", "an", "of", "for", "on", "under", "was", "here", "there", "again",
+              "code", "booking", "number", "thanks", "it", "that", "this", "as", "to", "in", "my", "your", "our", "i",
+              "we", "me", "us", "you", "ref", "reference", "pls", "now", "today", "tomorrow", "too", "so", "but", "with",
+              "at", "by", "or", "and", "then", "can", "could", "would", "will", "should", "do", "did", "have", "has",
+              "want", "need", "like", "name", "surname", "tour", "tours", "ticket", "tickets", "people", "person", "two",
+              "three", "four", "five", "six", "seven", "eight", "nine", "ten", "one", "stairs", "age", "sixteen",
+              "eighteen", "twelve", "eleven", "him", "her", "them", "everyone", "all", "family", "kids", "children",
+              "myself", "yourself", "ourselves", "himself", "herself", "themselves"}
+
+
+def _titled(word: str) -> str:
+    """A name written in lowercase, capitalized as names are ("o'brien" -> "O'Brien")."""
+    return re.sub(r"(^|['-])([a-zß-öø-ÿ])", lambda m: m.group(1) + m.group(2).upper(), word)
+
+
+def find_names(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
+    """People's (and things') names: after a cue ("my name is Ada Lovelace", "for Marie Curie",
+    "called Night tour"), else a run of two to four capitalized words ("Alan Turing, code ...")."""
+    found: List[Mention] = []
+    for cue in _NAME_CUES:
+        for m in cue.finditer(text):
+            words = [w for w in m.group(1).split()]
+            while words and words[-1] in NAME_STOP:
+                words.pop()
+            if words and words[0] not in NAME_STOP:
+                value = " ".join(words)
+                mention = Mention(value, m.start(1), m.start(1) + len(value), m.group(0))
+                if _free(mention, taken) and _free(mention, found):
+                    found.append(mention)
+    for m in re.finditer(rf"{_NAME_WORD}(?:\s+{_NAME_WORD}){{1,3}}", text):
+        words = m.group(0).split()
+        while words and words[0] in NAME_STOP:
+            words.pop(0)
+        while words and words[-1] in NAME_STOP:
+            words.pop()
+        if len(words) >= 2:
+            value = " ".join(words)
+            start = text.index(value, m.start())
+            mention = Mention(value, start, start + len(value), value)
+            if _free(mention, taken) and _free(mention, found):
+                found.append(mention)
+    for m in list(_LOWER_NAME.finditer(text)) + list(_OWNER.finditer(text)) if not found else []:
+        group = next(g for g in range(1, (m.lastindex or 1) + 1) if m.group(g))
+        parts = m.group(group).split()
+        if parts[-1].lower() in _NOT_NAMES:  # "name is anna and ...": one word
+            parts = parts[:-1]
+        if not parts or parts[0].lower() in _NOT_NAMES or parts[0] in NAME_STOP:
+            continue
+        value = " ".join(_titled(w) for w in parts)
+        start = m.start(group)
+        mention = Mention(value, start, start + len(" ".join(parts)), m.group(0))
+        if _free(mention, taken):
+            found.append(mention)
+            break
+    if not found:
+        for m in _LONE_NAME.finditer(text):
+            group = 1 if m.group(1) else 2
+            if m.group(group) in NAME_STOP:
+                continue
+            mention = Mention(m.group(group), m.start(group), m.end(group), m.group(0))
+            if _free(mention, taken):
+                found.append(mention)
+                break
+    return sorted(found, key=lambda x: x.start)
