@@ -91,6 +91,8 @@ def _kind(outcome: dict) -> str:
 
 
 def _outcome(outcome: dict, faq_ids: List[str]) -> Tuple[str, Dict[str, Any]]:
+    if outcome.get("off_topic"):  # an `also`: the honest answer is as right (the tenth set has one)
+        return "off_topic", {}
     if "answer" in outcome:
         entry = TOPICS[outcome["answer"]]
         assert entry in faq_ids, f"no FAQ entry {entry} for {outcome}"

@@ -380,7 +380,8 @@ def test_a_place_and_a_direction_alone_walk_there(brain, text, place):
 
 @pytest.mark.parametrize("text", ["I told you it was this way", "where's the bus company's lost property office?",
                                   "is the castle free to get in", "cancel my phone contract",
-                                  "how tall was a brachiosaurus", "which dinosaur was the scariest in your opinion"])
+                                  "how tall was a brachiosaurus", "which dinosaur was the scariest in your opinion",
+                                  "Mum, I'm starving", "daddy look, a robot!", "is there a good Italian restaurant nearby?"])
 def test_talk_and_errands_that_share_the_museums_words_are_not_acted_on(brain, text):
     ex = museum()
     converse(brain, ex, [text])
@@ -401,7 +402,8 @@ def test_a_question_about_an_exhibit_the_faq_names_is_answered_in_any_tense(brai
 
 
 @pytest.mark.parametrize("text", ["can you carry my bags to the car", "please take a photo of us",
-                                  "look after my dog while I go in"])
+                                  "look after my dog while I go in",
+                                  "I need to pay for my parking, can you do that for me?"])
 def test_an_errand_asked_of_the_robot_gets_cannot_not_the_nearest_faq_answer(brain, text):
     ex = museum()
     converse(brain, ex, [text])
@@ -413,3 +415,13 @@ def test_a_reason_that_names_somewhere_else_does_not_make_the_request_elsewhere(
     converse(brain, ex, ["We missed our tour because our train was delayed, could we have a refund? "
                          "It's K7P2QD for Ada Lovelace."])
     assert said(ex)[0] != brain.cfg.template("elsewhere") and "refund" in said(ex)[0].lower()
+
+
+def test_a_request_that_names_a_family_member_is_still_the_visitors(brain):
+    ex = museum(walk_s=1.0)
+    converse(brain, ex, ["my dad needs the toilets, can you take us there"])
+    [call] = ex.calls("navigate_to")
+    assert call.args == {"place": "toilets"}
+    ex = museum()
+    converse(brain, ex, ["can you pay me back for the booking K7P2QD, Ada Lovelace"])
+    assert said(ex)[0] != brain.cfg.template("missing_tool")

@@ -52,17 +52,33 @@ _ASKED_OF_ROBOT = r"^\W*(?:(?:hey|hi|hello|excuse me|sorry|um|uh|so|ok|okay|robo
                   r"(?:(?:can|could|would|will)\s+you\s+(?:please\s+|just\s+)?)?"
 
 
+# the robot asked to do something, anywhere in the utterance: "can you do that for me?"
+ASKED_FOR = re.compile(r"\b(?:can|could|would|will)\s+you\b|\bfor\s+me\b", re.I)
+# said to someone else first: "Mum, I'm starving", "daddy look, a robot!" (not "dad needs the loo")
+TO_SOMEONE_ELSE = re.compile(
+    r"^\W*(?:oh\s+)?(?:mum|mummy|mom|mommy|mam|dad|daddy|papa|kids|children|guys|grandma|granny|nana|grandpa|"
+    r"grandad|granddad|darling|honey|sweetie)\b(?!\W*(?:needs|wants|is|has|says|can't|cannot|doesn't|uses|would|"
+    r"and|s|'s|uses|isn't|hasn't)\b)", re.I)
+
+
 class Chooser:
     def __init__(self, cfg: IntentsFile, understanding: Understanding):
         self.cfg, self.understanding = cfg, understanding
         self._intents = {i.name: i for i in cfg.intents}
-        self._errand = re.compile(_ASKED_OF_ROBOT + r"(?:" + "|".join(
-            r"\s+".join(re.escape(w) for w in e.split()) for e in cfg.errands) + r")\b", re.I) if cfg.errands else None
+        errands = r"(?:" + "|".join(r"\s+".join(re.escape(w) for w in e.split()) for e in cfg.errands) + r")\b"
+        self._errand = re.compile(_ASKED_OF_ROBOT + errands, re.I) if cfg.errands else None
+        self._errand_named = re.compile(r"\b" + errands, re.I) if cfg.errands else None
 
-    def errand(self, best: Meaning, text: str) -> bool:
-        """An errand asked of the robot that the FAQ does not do ("can you carry my bags to the
-        car?" is not the cloakroom's answer)."""
-        return best.kind == "faq" and self._errand is not None and bool(self._errand.search(text))
+    def errand(self, best: Meaning, text: str, tools: Dict[str, dict]) -> bool:
+        """An errand asked of the robot that it has no tool for ("can you carry my bags to the
+        car?" is not the cloakroom's answer; "I need to pay for my parking, can you do that for
+        me?"): asked first, or named and asked for anywhere. Not a request whose arguments the
+        words fill. Read with the synonyms ("call off" is "cancel")."""
+        if self._errand is None or (best.kind != "faq" and self.evidence(best, text, tools) > 0):
+            return False
+        said = self.understanding.normalized(text)
+        return bool(self._errand.search(said)) or \
+            bool(self._errand_named.search(said) and ASKED_FOR.search(said))
 
     def best(self, ranked: List[Meaning], text: str, tools: Dict[str, dict]) -> Optional[Meaning]:
         """The top meaning; among those within SLOT_MARGIN of it, the request whose required

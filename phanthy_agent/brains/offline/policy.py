@@ -27,7 +27,7 @@ from typing import Any, Dict, List, Optional, Sequence
 from .replies import capabilities, failure, humanize
 from .config import FaqEntry, Intent, IntentsFile
 from .conversation import BUILTINS, Call, Segment, flatten, segments
-from .choice import Chooser
+from .choice import TO_SOMEONE_ELSE, Chooser
 from .plan import Frame, Next, Planner
 from .slots import NO, YES, answer, fill, loose_phrase, request_slots
 from .codes import find_codes
@@ -209,6 +209,9 @@ class Policy:
 
     def _new(self, text: str, index: int, ranked: List[Meaning], pattern: Optional[str],
              tools: Dict[str, dict]) -> Frame:
+        if TO_SOMEONE_ELSE.search(text) and (pattern is None or self.intents[pattern].act is None):
+            log.info("offline: %r is said to someone else: fallback", text)
+            return Frame("fallback", since=index, texts=[text])
         # "where's the toilet at the bus station?": a request's pattern does not make it the venue's
         elsewhere = not ranked and bool(self.understanding.elsewhere(text, tools))
         if elsewhere and pattern is not None and len(self.understanding.pattern_sentence(text)) < len(text):
@@ -223,7 +226,7 @@ class Policy:
         if thing and best.score >= self.cfg.suggest:
             log.info("offline: %r names %r, which %s %s does not", text, thing, best.kind, best.key)
             return Frame("elsewhere", since=index, texts=[text])
-        if best is not None and self.chooser.errand(best, text):
+        if best is not None and self.chooser.errand(best, text, tools):
             log.info("offline: %r is an errand the robot does not run (not %s %s)", text, best.kind, best.key)
             return Frame("declined", answer="missing_tool", since=index, texts=[text])
         if best is not None and self.chooser.about_the_world(best, text):
