@@ -158,7 +158,8 @@ def test_the_capabilities_answer_is_short_and_has_no_empty_names(brain):
 @pytest.mark.parametrize("text", ["Hello!", "Thank you so much", "Thanks, goodbye!", "cheers, that was helpful",
                                   "bye for now", "howdy folks", "guten morgen", "thanks kindly, sir",
                                   "merci beaucoup", "right, we're heading home now, ta-ra then", "brilliant, much obliged",
-                                  "hold on, don't do that", "oops, scratch that"])
+                                  "hold on, don't do that", "oops, scratch that", "Alright?", "Hey there, little fella.",
+                                  "Thanks, that's brilliant.", "thank youuu robot", "Bye bye robot! Bye!", "Leave it, mate."])
 def test_small_talk_is_answered_and_ends_the_dialogue(brain, text):
     reply = asyncio.run(brain.step(BrainRequest([Message("system", "x"), Message("user", text, meta="input")],
                                                 [{"type": "function", "function": {
@@ -425,3 +426,28 @@ def test_a_request_that_names_a_family_member_is_still_the_visitors(brain):
     ex = museum()
     converse(brain, ex, ["can you pay me back for the booking K7P2QD, Ada Lovelace"])
     assert said(ex)[0] != brain.cfg.template("missing_tool")
+
+
+@pytest.mark.parametrize("text", ["Has anyone handed in a blue backpack?", "I think I left my glasses in the dinosaur hall",
+                                  "I left my glasses here yesterday, how do I get them back?"])
+def test_a_lost_thing_is_the_lost_property_answer_by_the_entrys_own_patterns(brain, text):
+    ex = museum()
+    converse(brain, ex, [text])
+    assert said(ex) == [next(e.answer.strip() for e in brain.faq if e.id == "lost_and_found")]
+
+
+@pytest.mark.parametrize("text", ["I lost my wallet on the bus, who do I call?", "I've lost my booking code, name Ada Lovelace"])
+def test_a_lost_thing_elsewhere_or_a_lost_code_is_not_the_lost_property_answer(brain, text):
+    ex = museum()
+    converse(brain, ex, [text])
+    assert said(ex)[0] != next(e.answer.strip() for e in brain.faq if e.id == "lost_and_found")
+
+
+def test_a_request_among_context_is_found_in_its_own_clause(brain):
+    ex = museum()
+    converse(brain, ex, ["We've got a train at five, what time does the museum shut?"])
+    assert said(ex) == [next(e.answer.strip() for e in brain.faq if e.id == "opening_hours")]
+    ex = museum()
+    converse(brain, ex, ["Any chance of moving us to the one o'clock dinosaur tour? Booking's under Ada Lovelace, K7P2QD."])
+    [booking] = ex.calls("book_tickets")
+    assert ex.calls("cancel_booking") and booking.args["tour_id"] == "dinosaurs-1300"

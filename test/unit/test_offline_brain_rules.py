@@ -219,3 +219,8 @@ def test_matching_reads_text_speak_and_accents_but_the_arguments_keep_what_was_s
     assert normalized("wat r ur functions pls") == "what are your functions please"
     assert normalized("Café, 2moro?") == "Cafe, tomorrow?"
     assert normalized("Rory's U-boat") == "Rory's U-boat", "only whole words"
+
+
+def test_a_bad_faq_pattern_is_a_clear_error():
+    with pytest.raises(ValueError, match=r"patterns"):
+        load_faq([{"id": "x", "questions": ["q"], "answer": "a", "patterns": ["(unclosed"]}])

@@ -46,6 +46,7 @@ def test_counts_in_words_or_digits(text, numbers):
     ("two grown ups and one child", 3), ("me and my 2 kids", 3), ("for me and the wife", 2),
     ("two adults, one child and a baby", 4), ("an adult and a child please", 2),
     ("four kids one grown up", 5), ("my partner and I", 2), ("a group of twelve", 12),
+    ("it's for me, the wife and our three kids", 5), ("the dinosaur tour with my nan", 2), ("four of us", 4),
 ])
 def test_a_party_said_in_parts_is_counted_whole(text, party):
     assert [(m.value, m.text) for m in find_numbers(text) if m.text == "people"] == [(party, "people")]

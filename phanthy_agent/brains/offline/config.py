@@ -40,6 +40,7 @@ FAQ file: a list (or {entries: [...]}) of {id, questions: [...], answer}.
 from __future__ import annotations
 
 import pathlib
+import re
 from typing import Any, Dict, List, Optional, Union
 
 import pydantic
@@ -149,6 +150,19 @@ class FaqEntry(pydantic.BaseModel):
     id: str = ""
     questions: List[str] = pydantic.Field(min_length=1)
     answer: str = pydantic.Field(min_length=1)
+    # regexes over the whole utterance that make it this entry's question outright, after the
+    # intents' patterns and unless it names somewhere else ("I left my scarf in the cafe")
+    patterns: List[str] = []
+
+    @pydantic.field_validator("patterns")
+    @classmethod
+    def _compiles(cls, value: List[str]) -> List[str]:
+        for pattern in value:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ValueError(f"pattern {pattern!r}: {exc}") from None
+        return value
 
 
 def load_intents(source: Union[str, pathlib.Path, list, dict, IntentsFile]) -> IntentsFile:

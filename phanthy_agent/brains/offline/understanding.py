@@ -50,6 +50,8 @@ log = logging.getLogger(__name__)
 
 LEX_WEIGHT = 0.15
 LEX_HALF = 4.0  # the BM25 score that gives half the lexical term (one rare shared word ~ 4-5)
+CLAUSE_WORDS = 3  # a clause this long is ranked on its own too (requests among context)
+CLAUSE_PENALTY = 0.05  # what a request found in one clause of several gives up against the whole
 SUBJECT_MARGIN = 0.2  # an FAQ entry whose subject the question names wins over a closer one by this
 CACHE = 1024  # embeddings of recent utterances kept
 SPELL_CHARS = 1500  # characters of an utterance mended (the encoder reads 256 tokens)
@@ -82,6 +84,7 @@ class Understanding:
     def __init__(self, cfg: IntentsFile, faq: Sequence[FaqEntry], encoder=None):
         self.cfg, self.faq, self.encoder = cfg, list(faq), encoder
         self._patterns = [(i.name, [re.compile(p, re.I) for p in i.patterns]) for i in cfg.intents]
+        self._faq_patterns = [(n, [re.compile(p, re.I) for p in e.patterns]) for n, e in enumerate(self.faq) if e.patterns]
         self._synonyms = {k.lower(): v for k, v in cfg.synonyms.items()}
         self._synonym = phrase_pattern(list(self._synonyms)) if self._synonyms else None
         self._covered = {t for i in cfg.intents for t in i.tools}
@@ -107,6 +110,16 @@ class Understanding:
                 return name
         return None
 
+    def faq_pattern(self, text: str) -> Optional[Meaning]:
+        """The first FAQ entry (file order) one of whose patterns matches the utterance."""
+        text = self.normalized(text)
+        return next((Meaning("faq", str(n), 1.0) for n, regexes in self._faq_patterns
+                     if any(r.search(text) for r in regexes)), None)
+
+    def _is_act(self, kind: str, key: str) -> bool:
+        intent = next((i for i in self.cfg.intents if i.name == key), None) if kind == "intent" else None
+        return intent is not None and bool(intent.act)
+
     def pattern_sentence(self, text: str) -> str:
         """The sentence of the utterance in which `pattern()` found its intent."""
         sentences = re.split(r"(?<=[.!?;])\s+", text)
@@ -118,8 +131,14 @@ class Understanding:
         best: Dict[Tuple[str, str], Meaning] = {}
         tool_rows = self._rows_for(tools)
         text = self.spelled(self.normalized(text), tool_rows)
+        clauses = [c.strip() for c in re.split(r"[,.;!?]+", text[:SPELL_CHARS]) if len(c.split()) >= CLAUSE_WORDS]
         thing = tool_rows.elsewhere.named(_without_names(text))
         if thing:
+            # "we've got a train at five, what time does the museum shut?": the rest may still be the venue's
+            rest = [c for c in clauses if not tool_rows.elsewhere.named(_without_names(c))]
+            ranked = self.rank(", ".join(rest), tools) if rest and len(rest) < len(clauses) else []
+            if ranked and ranked[0].score >= self.cfg.accept:
+                return ranked
             log.info("offline: %r is out of scope (names %r, which is not here)", text, thing)
             return []
         for rows in (self._static, tool_rows):
@@ -130,6 +149,13 @@ class Understanding:
                 kind, key = rows.owners[index]
                 if (kind, key) not in best:
                     best[(kind, key)] = Meaning(kind, key, float(scores[index]), rows.texts[index])
+            # a request said in one clause of several ("any chance of moving us to a later slot, say
+            # four fifteen? booking's under Tanaka, JP-6620"): that clause's score, a little less
+            for clause in clauses if len(clauses) > 1 else []:
+                for index, score in enumerate(self._scores(clause, rows) - CLAUSE_PENALTY):
+                    kind, key = rows.owners[index]
+                    if kind in ("intent", "tool") and not self._is_act(kind, key) and score > best[(kind, key)].score:
+                        best[(kind, key)] = Meaning(kind, key, float(score), rows.texts[index])
         ranked = sorted(best.values(), key=lambda m: -m.score)
         if ranked and ranked[0].kind == "elsewhere":
             log.info("offline: %r is out of scope (like %r, %.2f)", text, ranked[0].example, ranked[0].score)
@@ -292,6 +318,7 @@ TEXT_SPEAK = {"u": "you", "r": "are", "ur": "your", "ya": "you", "pls": "please"
 _TEXT_SPEAK = re.compile(r"(?<![\w'-])(" + "|".join(sorted(TEXT_SPEAK, key=len, reverse=True)) + r")(?![\w'-])", re.I)
 
 
+_ELONGATED = re.compile(r"([a-z])\1{2,}", re.I)  # "thank youuu", "sooo cool"
 _DIGIT_WORD = re.compile(r"\b([24])\s+(?=the\b)")  # "take me 2 the giftshop", "tickets 4 the tour"
 
 
@@ -299,6 +326,7 @@ def normalized(text: str) -> str:
     """For matching only (the arguments are read from what was said): without accents ("café"
     is the examples' "cafe") and with text speak spelled out ("wat r ur functions")."""
     text = _DIGIT_WORD.sub(lambda m: "to " if m.group(1) == "2" else "for ", plain(text))
+    text = _ELONGATED.sub(lambda m: m.group(1) * (2 if m.group(1).lower() in "eolst" else 1), text)
     return _TEXT_SPEAK.sub(lambda m: TEXT_SPEAK[m.group(1).lower()], text)
 
 

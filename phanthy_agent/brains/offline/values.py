@@ -137,6 +137,28 @@ def _count(token: str) -> int:
     return int(token) if token.isdigit() else 1 if token in ("a", "an") else WORD_VALUES[token]
 
 
+# a party listed person by person: "me, the wife and our three kids" (5), "my nan and me" (2)
+_RELATIVE = (r"(?:wife|husband|partner|friend|son|daughter|mum|mom|dad|mother|father|brother|sister|kid|child|"
+             r"boyfriend|girlfriend|grandson|granddaughter|colleague|nan|nana|gran|granny|grandma|grandpa|grandad|"
+             r"aunt|auntie|uncle|cousin|niece|nephew|baby|teacher|carer|mate)")
+_MEMBER = rf"(?:me|myself|i|(?:my|the|our)\s+{_RELATIVE}|(?:my|our|the)?\s*{_COUNT}\s+(?:little\s+|young\s+)?{_PEOPLE})"
+_LIST = re.compile(rf"\b{_MEMBER}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s+plus\s+){_MEMBER})+\b", re.I)
+_WITH = re.compile(rf"\b(?:me\s+)?with\s+(?:my|our)\s+{_RELATIVE}\b(?!\s*s\b)", re.I)
+_OF_US = re.compile(rf"\b{_COUNT}\s+of\s+us\b", re.I)
+
+
+def _member_count(member: str) -> int:
+    counted = re.search(rf"{_COUNT}\s+(?:little\s+|young\s+)?{_PEOPLE}", member, re.I)
+    return _count(counted.group(1)) if counted else 1
+
+
+def _party_list(text: str) -> List[Mention]:
+    found = [Mention(sum(_member_count(m.group(0)) for m in re.finditer(_MEMBER, whole.group(0), re.I)),
+                     whole.start(), whole.end(), "people") for whole in _LIST.finditer(text)]
+    found += [Mention(2, m.start(), m.end(), "people") for m in _WITH.finditer(text) if _free(Mention(2, m.start(), m.end()), found)]
+    return found + [Mention(_count(m.group(1)), m.start(), m.end(), "people") for m in _OF_US.finditer(text)]
+
+
 def _party_parts(text: str) -> List[Mention]:
     found = [Mention(sum(_count(c) for c in re.findall(rf"\b{_COUNT}\s+(?:little\s+|young\s+)?{_PEOPLE}",
                                                      m.group(0), re.I)), m.start(), m.end(), "people")
@@ -151,7 +173,10 @@ def find_numbers(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
     """Numbers in digits or words ("two", "twenty-five", "a couple of"), each with the word after
     it (`text`, the unit: "tickets"), skipping spans already taken (times, codes); and the size
     of a party said without a number ("just me", "both of us": unit "people")."""
-    found = [m for m in _party_parts(text) if _free(m, taken)]
+    found: List[Mention] = []
+    for mention in _party_list(text) + _party_parts(text):
+        if _free(mention, taken) and _free(mention, found):
+            found.append(mention)
     for pattern, size in _PARTY:
         for m in pattern.finditer(text):
             mention = Mention(size, m.start(), m.end(), "people")
