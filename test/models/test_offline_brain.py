@@ -436,7 +436,8 @@ def test_a_lost_thing_is_the_lost_property_answer_by_the_entrys_own_patterns(bra
     assert said(ex) == [next(e.answer.strip() for e in brain.faq if e.id == "lost_and_found")]
 
 
-@pytest.mark.parametrize("text", ["I lost my wallet on the bus, who do I call?", "I've lost my booking code, name Ada Lovelace"])
+@pytest.mark.parametrize("text", ["I lost my wallet on the bus, who do I call?", "I've lost my booking code, name Ada Lovelace",
+                                  "I lost my passport at the airport, what do I do"])
 def test_a_lost_thing_elsewhere_or_a_lost_code_is_not_the_lost_property_answer(brain, text):
     ex = museum()
     converse(brain, ex, [text])

@@ -131,6 +131,7 @@ PLACE = {"name": "go", "parameters": {"type": "object", "required": ["place"], "
     ("can we go in the space gallery now", "space_gallery", "space_gallery"),
     ("take me to the cafe", "cafe", "cafe"),
     ("uh the space no wait the cafe, can you walk me there", "cafe", "cafe"),  # corrected as said
+    ("take a photo of us in front of the cafe", None, "cafe"),
     ("some coffee on the way out; would you take me to the toilets?", "toilets", "toilets"),  # where it goes to
 ])
 def test_a_place_named_as_where_something_is_is_no_destination(text, destination, any_place):

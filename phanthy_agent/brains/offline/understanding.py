@@ -50,6 +50,7 @@ log = logging.getLogger(__name__)
 
 LEX_WEIGHT = 0.15
 LEX_HALF = 4.0  # the BM25 score that gives half the lexical term (one rare shared word ~ 4-5)
+VENUE_WORDS = ["museum", "here", "this place", "tour", "booking", "reservation", "ticket", "member", "membership"]
 CLAUSE_WORDS = 3  # a clause this long is ranked on its own too (requests among context)
 CLAUSE_PENALTY = 0.05  # what a request found in one clause of several gives up against the whole
 SUBJECT_MARGIN = 0.2  # an FAQ entry whose subject the question names wins over a closer one by this
@@ -116,6 +117,13 @@ class Understanding:
         return next((Meaning("faq", str(n), 1.0) for n, regexes in self._faq_patterns
                      if any(r.search(text) for r in regexes)), None)
 
+    def _venue_named(self, text: str, tools: Dict[str, dict]) -> bool:
+        """Whether the text names the venue or one of its own things (places, FAQ subjects)."""
+        own = VENUE_WORDS + [e.id.replace("_", " ") for e in self.faq if e.id] + \
+            [v.replace("_", " ") for v in _enums(tools)] + \
+            [phrase for i in self.cfg.intents for c in i.slots.values() for phrase in c.aliases]
+        return bool(phrase_pattern(own).search(self.normalized(text)))
+
     def _is_act(self, kind: str, key: str) -> bool:
         intent = next((i for i in self.cfg.intents if i.name == key), None) if kind == "intent" else None
         return intent is not None and bool(intent.act)
@@ -136,7 +144,10 @@ class Understanding:
         if thing:
             # "we've got a train at five, what time does the museum shut?": the rest may still be the venue's
             rest = [c for c in clauses if not tool_rows.elsewhere.named(_without_names(c))]
-            ranked = self.rank(", ".join(rest), tools) if rest and len(rest) < len(clauses) else []
+            # only a rest that names the venue's own things ("I lost my passport at the airport, what do I
+            # do?": the rest is about the passport; "I want to join the library, can you sign me up?")
+            own = rest and len(rest) < len(clauses) and self._venue_named(", ".join(rest), tools)
+            ranked = self.rank(", ".join(rest), tools) if own else []
             if ranked and ranked[0].score >= self.cfg.accept:
                 return ranked
             log.info("offline: %r is out of scope (names %r, which is not here)", text, thing)

@@ -229,8 +229,8 @@ def _norm(text: str) -> str:
 # a place named as where something is or happened, not as where to go ("I left my glasses in the
 # space gallery", "are selfies ok in the dinosaur hall", "I'm at the cafe, where is the exit?"):
 # a preposition of place, an article and up to three words ("get in", "go in" still go there)
-_LOCATED = re.compile(r"(?<!\bget\s)(?<!\bgo\s)(?<!\bcome\s)\b(?:in|inside|at|near|by|around|outside|within|"
-                      r"behind|beside|next\s+to|from)\s+(?:(?:the|a|an|this|that|our|my|your)\s+)?"
+_LOCATED = re.compile(r"(?<!\bget\s)(?<!\bgo\s)(?<!\bcome\s)\b(?:in\s+front\s+of|next\s+to|in|inside|at|near|by|"
+                      r"around|outside|within|behind|beside|from)\s+(?:(?:the|a|an|this|that|our|my|your)\s+)?"
                       r"[A-Za-z'-]+(?:\s+[A-Za-z'-]+){0,2}", re.I)
 
 
