@@ -382,7 +382,9 @@ def test_a_place_and_a_direction_alone_walk_there(brain, text, place):
 @pytest.mark.parametrize("text", ["I told you it was this way", "where's the bus company's lost property office?",
                                   "is the castle free to get in", "cancel my phone contract",
                                   "how tall was a brachiosaurus", "which dinosaur was the scariest in your opinion",
-                                  "Mum, I'm starving", "daddy look, a robot!", "is there a good Italian restaurant nearby?"])
+                                  "Mum, I'm starving", "daddy look, a robot!", "is there a good Italian restaurant nearby?",
+                                  "yeah she booked it last week i think", "did you remember to pay for the parking",
+                                  "lol this robot is so weird"])
 def test_talk_and_errands_that_share_the_museums_words_are_not_acted_on(brain, text):
     ex = museum()
     converse(brain, ex, [text])

@@ -54,11 +54,16 @@ _ASKED_OF_ROBOT = r"^\W*(?:(?:hey|hi|hello|excuse me|sorry|um|uh|so|ok|okay|robo
 
 # the robot asked to do something, anywhere in the utterance: "can you do that for me?"
 ASKED_FOR = re.compile(r"\b(?:can|could|would|will)\s+you\b|\bfor\s+me\b", re.I)
-# said to someone else first: "Mum, I'm starving", "daddy look, a robot!" (not "dad needs the loo")
+# said to someone else: "Mum, I'm starving", "daddy look, a robot!" (not "dad needs the loo")
 TO_SOMEONE_ELSE = re.compile(
     r"^\W*(?:oh\s+)?(?:mum|mummy|mom|mommy|mam|dad|daddy|papa|kids|children|guys|grandma|granny|nana|grandpa|"
     r"grandad|granddad|darling|honey|sweetie)\b(?!\W*(?:needs|wants|is|has|says|can't|cannot|doesn't|uses|would|"
-    r"and|s|'s|uses|isn't|hasn't)\b)", re.I)
+    r"and|s|'s|uses|isn't|hasn't)\b)"
+    # visitors talking among themselves or about the robot: "did you lock the car?", "shall we get the
+    # bus home?", "she said Tuesday", "I told you we should've come earlier", "this robot is so weird"
+    r"|\b(?:did\s+you\s+(?:remember|see|hear|bring|pack|lock)|can\s+you\s+believe|shall\s+we|we\s+should(?:'ve|"
+    r"\s+have)|let'?s\s+(?!see\b)|love\s+you|i\s+told\s+(?:him|her|them|you)|(?:she|he|they)\s+(?:booked|said|told|"
+    r"thinks?|wants?|forgot)|(?:this|that|the)\s+robot\s+(?:is|was|'s)|it'?s\s+a\s+robot)\b", re.I)
 
 
 class Chooser:
