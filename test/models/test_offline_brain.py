@@ -159,7 +159,9 @@ def test_the_capabilities_answer_is_short_and_has_no_empty_names(brain):
                                   "bye for now", "howdy folks", "guten morgen", "thanks kindly, sir",
                                   "merci beaucoup", "right, we're heading home now, ta-ra then", "brilliant, much obliged",
                                   "hold on, don't do that", "oops, scratch that", "Alright?", "Hey there, little fella.",
-                                  "Thanks, that's brilliant.", "thank youuu robot", "Bye bye robot! Bye!", "Leave it, mate."])
+                                  "Thanks, that's brilliant.", "thank youuu robot", "Bye bye robot! Bye!", "Leave it, mate.",
+                                  "You're a star, thank you.", "okay that's everything see ya", "Buenos días!",
+                                  "That's all right, I've changed my mind."])
 def test_small_talk_is_answered_and_ends_the_dialogue(brain, text):
     reply = asyncio.run(brain.step(BrainRequest([Message("system", "x"), Message("user", text, meta="input")],
                                                 [{"type": "function", "function": {
@@ -452,5 +454,12 @@ def test_a_request_among_context_is_found_in_its_own_clause(brain):
     assert said(ex) == [next(e.answer.strip() for e in brain.faq if e.id == "opening_hours")]
     ex = museum()
     converse(brain, ex, ["Any chance of moving us to the one o'clock dinosaur tour? Booking's under Ada Lovelace, K7P2QD."])
+    [booking] = ex.calls("book_tickets")
+    assert ex.calls("cancel_booking") and booking.args["tour_id"] == "dinosaurs-1300"
+
+
+def test_a_change_of_booking_said_plainly_is_a_move_not_a_cancellation(brain):
+    ex = museum()
+    converse(brain, ex, ["Change my booking, please. It's K7P2QD for Ada Lovelace, to the one o'clock dinosaur tour."])
     [booking] = ex.calls("book_tickets")
     assert ex.calls("cancel_booking") and booking.args["tour_id"] == "dinosaurs-1300"

@@ -47,6 +47,7 @@ def test_counts_in_words_or_digits(text, numbers):
     ("two adults, one child and a baby", 4), ("an adult and a child please", 2),
     ("four kids one grown up", 5), ("my partner and I", 2), ("a group of twelve", 12),
     ("it's for me, the wife and our three kids", 5), ("the dinosaur tour with my nan", 2), ("four of us", 4),
+    ("two adults and a little one please", 3),
 ])
 def test_a_party_said_in_parts_is_counted_whole(text, party):
     assert [(m.value, m.text) for m in find_numbers(text) if m.text == "people"] == [(party, "people")]
@@ -98,7 +99,7 @@ def test_codes(text, codes):
     ("my name is anna kowalski and i want to book", ["Anna Kowalski"]), ("the name is o'brien", ["O'Brien"]),
     ("it's under hughes", ["Hughes"]), ("please cancel the booking for thompson", ["Thompson"]),
     ("my name is Hans Müller.", ["Hans Müller"]), ("under the stairs", []), ("a table for four", []),
-    ("for myself, Priya", ["Priya"]),
+    ("for myself, Priya", ["Priya"]), ("please cancel our reservation, Müller, code FM-4471", ["Müller"]),
     ("Can you move Chen's booking to one?", ["Chen"]), ("what is my name", []), ("my name is please", []),
 ])
 def test_names(text, names):

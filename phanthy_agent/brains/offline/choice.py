@@ -61,7 +61,7 @@ TO_SOMEONE_ELSE = re.compile(
     r"and|s|'s|uses|isn't|hasn't)\b)"
     # visitors talking among themselves or about the robot: "did you lock the car?", "shall we get the
     # bus home?", "she said Tuesday", "I told you we should've come earlier", "this robot is so weird"
-    r"|\b(?:did\s+you\s+(?:remember|see|hear|bring|pack|lock)|can\s+you\s+believe|shall\s+we|we\s+should(?:'ve|"
+    r"|\b(?:did\s+you\s+(?:remember|see|hear|bring|pack|lock)|where\s+did\s+you\s+(?:put|leave)|can\s+you\s+believe|shall\s+we|we\s+should(?:'ve|"
     r"\s+have)|let'?s\s+(?!see\b)|love\s+you|i\s+told\s+(?:him|her|them|you)|(?:she|he|they)\s+(?:booked|said|told|"
     r"thinks?|wants?|forgot)|(?:this|that|the)\s+robot\s+(?:is|was|'s)|it'?s\s+a\s+robot)\b", re.I)
 

@@ -37,7 +37,7 @@ _LOWER_NAME = re.compile(rf"\b(?i:(?:my\s+|the\s+)?(?:sur|last\s+|family\s+)?nam
 _OWNER = re.compile(rf"({_NAME_WORD})'s\s+(?i:booking|reservation|tickets?|tour)\b")
 # a lone name set off at the end ("..., for myself, Priya") or said next to a code ("R4T8WZ
 # Okafor", "Tanaka, D3M7T")
-_CODE_AHEAD = r"(?=\s*,?\s*(?=[A-Z-]*\d)[A-Z0-9]{2,}(?:-[A-Z0-9]{2,})?\b)"
+_CODE_AHEAD = r"(?=\s*,?\s*(?:(?i:code|ref|reference|booking|number)\s+)?(?=[A-Z-]*\d)[A-Z0-9]{2,}(?:-[A-Z0-9]{2,})?\b)"
 _LONE_NAME = re.compile(rf"(?:,\s*|(?<=[A-Z0-9]{{4}})\s+|(?<=[A-Z0-9]{{4}}),\s*)({_NAME_WORD})\W*$"
                         rf"|(?<![\w'])({_NAME_WORD}){_CODE_AHEAD}")
 

@@ -141,7 +141,8 @@ def _count(token: str) -> int:
 _RELATIVE = (r"(?:wife|husband|partner|friend|son|daughter|mum|mom|dad|mother|father|brother|sister|kid|child|"
              r"boyfriend|girlfriend|grandson|granddaughter|colleague|nan|nana|gran|granny|grandma|grandpa|grandad|"
              r"aunt|auntie|uncle|cousin|niece|nephew|baby|teacher|carer|mate)")
-_MEMBER = rf"(?:me|myself|i|(?:my|the|our)\s+{_RELATIVE}|(?:my|our|the)?\s*{_COUNT}\s+(?:little\s+|young\s+)?{_PEOPLE})"
+_MEMBER = (rf"(?:me|myself|i|(?:my|the|our)\s+{_RELATIVE}|(?:my|our|the)?\s*{_COUNT}\s+(?:little\s+|young\s+)?{_PEOPLE}|"
+           rf"(?:a|one)\s+(?:little|young|small)\s+one)")  # "two adults and a little one"
 _LIST = re.compile(rf"\b{_MEMBER}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s+plus\s+){_MEMBER})+\b", re.I)
 _WITH = re.compile(rf"\b(?:me\s+)?with\s+(?:my|our)\s+{_RELATIVE}\b(?!\s*s\b)", re.I)
 _OF_US = re.compile(rf"\b{_COUNT}\s+of\s+us\b", re.I)
