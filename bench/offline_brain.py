@@ -90,7 +90,8 @@ SETS = {"original": "paraphrases.yaml", "heldout": "paraphrases_heldout.yaml", "
         "final": "paraphrases_final.yaml", "blind5": "paraphrases_blind5.yaml", "blind6": "paraphrases_blind6.yaml",
         "blind7": "paraphrases_blind7.yaml", "blind8": "paraphrases_blind8.yaml", "blind9": "paraphrases_blind9.yaml",
         "blind10": "paraphrases_blind10.yaml", "blind11": "paraphrases_blind11.yaml", "blind12": "paraphrases_blind12.yaml",
-        "blind13": "paraphrases_blind13.yaml", "blind14": "paraphrases_blind14.yaml", "blind15": "paraphrases_blind15.yaml"}
+        "blind13": "paraphrases_blind13.yaml", "blind14": "paraphrases_blind14.yaml", "blind15": "paraphrases_blind15.yaml",
+        "blind16": "paraphrases_blind16.yaml", "blind17": "paraphrases_blind17.yaml"}
 
 
 def load_set(name, brain):

@@ -82,6 +82,7 @@ def said(ex):
     # a reason in another sentence names no other place; text speak; where the request goes to
     ("Would you show me to the front entrance? My taxi is picking me up there.", "navigate_to", {"place": "entrance"}),
     ("could u take me 2 the giftshop", "navigate_to", {"place": "gift_shop"}),
+    ("where can I buy a postcard?", "navigate_to", {"place": "gift_shop"}),  # a where-question walks
     ("I'd like some postcards on the way out; would you mind bringing me to the museum shop?", "navigate_to",
      {"place": "gift_shop"}),
 ])

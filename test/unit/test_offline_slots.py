@@ -141,6 +141,11 @@ def test_a_place_named_as_where_something_is_is_no_destination(text, destination
     assert fill([slot], text).args.get("place") == any_place  # what else it names comes first
 
 
+def test_a_value_said_whole_wins_over_a_longer_phrase_that_only_resembles_one():
+    found = find_enum("which floor are the toilets on", ["toilets", "second_floor"], {"first floor": "second_floor"})
+    assert found[0] == "toilets"
+
+
 def test_each_parameter_gets_a_kind_from_its_schema():
     kinds = {s.name: s.kind for s in slots_of(TOOLS["book_tickets"], list(TOOLS))}
     assert kinds == {"tour_id": "source", "tickets": "integer", "name": "name"}

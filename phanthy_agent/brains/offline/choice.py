@@ -38,6 +38,7 @@ ABOUT_THE_WORLD = re.compile(
     r"(?:was|were|did|had)\s+(?!(?:i|we|you|my|our|your|me|us|anyone|anybody|someone|somebody|it|this|that|there|"
     r"they)\b)\w+|\bin\s+your\s+opinion\b|\bdo\s+you\s+(?:think|reckon|believe)\b|\byour\s+fav(?:ou)?rite\b|"
     r"\b(?:the\s+)?\w+est\s+\w+\s+(?:in|on|of)\s+(?:the\s+)?(?:world|universe|solar\s+system|galaxy|earth|planet)\b", re.I)
+WHERE = re.compile(r"\bwhere(?:'s|\s+is|\s+are|\s+can\s+(?:i|we)|\s+do\s+(?:i|we)|\s+would\s+i)\b", re.I)
 # a time the visitor wants something moved to ("to 11:30", "to half past two", "back to three")
 TARGET_TIME = re.compile(r"(?<!\bcoming\s)(?<!\bgoing\s)(?<!\bcome\s)(?<!\bgo\s)(?<!\bget\s)"
                          r"\b(?:to|till|until)\s+(?:the\s+)?(?:\d{1,2}(?::\d{2})?\s*(?:am|pm|o'?clock)?\b|"
@@ -96,7 +97,8 @@ class Chooser:
         if not ranked:
             return None
         if ranked[0].kind == "faq" and QUESTION.search(text):
-            return self.understanding.subject(ranked, text)
+            subject = self.understanding.subject(ranked, text)
+            return self._walk_to(subject, text, tools) or subject
         close = [m for m in ranked if m.score >= ranked[0].score - SLOT_MARGIN]
         best = max(close, key=lambda m: (self.evidence(m, text, tools), m.score))
         if best.kind != "faq" and ASKS_WHETHER.search(text) and self._place_slots(best, tools):
@@ -106,7 +108,20 @@ class Chooser:
             # "I left my scarf in the dinosaur hall, what should I do": no walk, a question
             best = next((m for m in ranked if m.kind == "faq" and m.score >= best.score - SUBJECT_MARGIN), best)
         # "I left my glasses in the space gallery": the gallery is where, the question is lost property
-        return self.understanding.subject(ranked[ranked.index(best):], text) if best.kind == "faq" else best
+        best = self.understanding.subject(ranked[ranked.index(best):], text) if best.kind == "faq" else best
+        return self._walk_to(best, text, tools) or best
+
+    def _walk_to(self, best: Meaning, text: str, tools: Dict[str, dict]) -> Optional[Meaning]:
+        """A where-question whose FAQ answer is about a place the robot can walk to is a walk
+        there ("where can I buy postcards?", "T-rex! where is it?"): a guide shows the way."""
+        if best.kind != "faq" or not WHERE.search(text):
+            return None
+        entry = self.understanding.faq[int(best.key)].id.replace("_", " ")
+        for intent in self.cfg.intents:
+            places = self._place_slots(Meaning("intent", intent.name, best.score), tools) if intent.tools else []
+            if places and entry and fill(places[:1], entry).args:
+                return Meaning("intent", intent.name, best.score)
+        return None
 
     def _names_place_as_where(self, meaning: Meaning, text: str, tools: Dict[str, dict]) -> bool:
         """A request for a place that the words name only as where something is."""
@@ -142,6 +157,9 @@ class Chooser:
             evidence -= 0.5  # "reschedule booking K7P2QD to 11:30": a new time it cannot take
         elif find_times(text) and every and all(s.kind == "enum" for s in every if s.required):
             evidence -= 0.5  # "put us down for the dinosaur one at quarter past twelve": no walk has a time
+        if any(any(c.isdigit() for c in str(m.value)) for m in find_codes(text)) and every and \
+                not any(s.kind == "code" for s in every):
+            evidence -= 0.5  # "I'd rather do the space tour instead, code TK 8024": no walk takes a code
         return evidence
 
     def named_value(self, text: str, tools: Dict[str, dict]) -> Optional[Meaning]:

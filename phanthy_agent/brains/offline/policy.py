@@ -27,7 +27,7 @@ from typing import Any, Dict, List, Optional, Sequence
 from .replies import capabilities, failure, humanize
 from .config import FaqEntry, Intent, IntentsFile
 from .conversation import BUILTINS, Call, Segment, flatten, segments
-from .choice import TO_SOMEONE_ELSE, Chooser
+from .choice import TO_SOMEONE_ELSE, WHERE, Chooser
 from .plan import Frame, Next, Planner
 from .slots import NO, YES, answer, fill, loose_phrase, request_slots
 from .codes import find_codes
@@ -274,7 +274,9 @@ class Policy:
                     frame.args[slot.name] = value
         if enums and not any(s.name in frame.args for s in enums):
             frame.unknown = loose_phrase(text)
-            answers = self.understanding.rank(frame.unknown, {}) if frame.unknown else []
+            # "where can I buy a postcard?": the place whose FAQ entry the whole question means
+            looked_up = frame.unknown or (text if WHERE.search(text) else "")
+            answers = self.understanding.rank(looked_up, {}) if looked_up else []
             if answers and answers[0].kind == "faq" and answers[0].score >= self.cfg.accept:
                 entry = self.faq[int(answers[0].key)]
                 value = resolve_enum(entry.id, enums[0].enum, dict(enums[0].aliases)) if entry.id else None

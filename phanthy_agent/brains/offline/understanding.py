@@ -272,6 +272,10 @@ class Understanding:
         named = rows.elsewhere.in_scope_named(_without_names(self.spelled(self.normalized(text), rows)))
         if not named:
             return ""
+        clauses = [c for c in re.split(r"[,.;!?]+", text) if c.strip()]
+        rest = [c for c in clauses if not rows.elsewhere.in_scope_named(self.normalized(c))]
+        if rest and len(rest) < len(clauses) and self._venue_named(", ".join(rest), tools):
+            return ""  # "my bus leaves at six, what time does the museum close today?": context
         own = [t for r in (self._static, rows) for (kind, key), t in zip(r.owners, r.texts)
                if (kind, key) == (meaning.kind, meaning.key)]
         intent = next((i for i in self.cfg.intents if i.name == meaning.key), None) if meaning.kind == "intent" else None
@@ -321,7 +325,7 @@ class Understanding:
 TEXT_SPEAK = {"u": "you", "r": "are", "ur": "your", "ya": "you", "pls": "please", "plz": "please",
               "thx": "thanks", "ty": "thank you", "wat": "what", "wot": "what", "wats": "what's",
               "wen": "when", "whr": "where", "wer": "where", "wheres": "where's", "whats": "what's", "b4": "before", "2day": "today",
-              "2moro": "tomorrow", "2morrow": "tomorrow", "tmrw": "tomorrow", "2nite": "tonight",
+              "2moro": "tomorrow", "2morrow": "tomorrow", "tmrw": "tomorrow", "2nite": "tonight", "nvm": "never mind",
               "gr8": "great", "cya": "see you", "im": "I'm", "dont": "don't", "cant": "can't",
               "wanna": "want to", "gonna": "going to", "gimme": "give me", "lemme": "let me",
               "abt": "about", "tix": "tickets", "pic": "picture", "pics": "pictures", "n": "and",

@@ -270,8 +270,8 @@ def find_enum(text: str, values: Sequence[Any], aliases: Dict[str, Any]) -> Opti
     tokens = re.findall(r"[A-Za-z0-9'_-]+", plain(text))
     pool_words = {w for v in list(values) + list(aliases) for w in words(str(v))}
     pool_words |= {"".join(words(str(v))) for v in list(values) + list(aliases)}
-    best: Optional[Tuple[Any, str]] = None
-    best_len = 0
+    exact = {_norm(str(v)) for v in values} | {_norm(a) for a in aliases}
+    found = []
     for size in range(min(4, len(tokens)), 0, -1):
         for i in range(len(tokens) - size + 1):
             span = tokens[i:i + size]
@@ -279,11 +279,13 @@ def find_enum(text: str, values: Sequence[Any], aliases: Dict[str, Any]) -> Opti
                 continue
             phrase = " ".join(span)
             value = _exactish(phrase, values, aliases)
-            if value is not None and size > best_len:
-                best, best_len = (value, phrase), size
-        if best is not None:
-            return best
-    return None
+            if value is not None:
+                found.append((_norm(phrase) not in exact, -size, i, value, phrase))
+    if not found:
+        return None
+    # a value or alias said whole before a part of one ("which floor are the toilets on"), then the longest
+    *_, value, phrase = min(found, key=lambda f: f[:3])
+    return value, phrase
 
 
 def _exactish(phrase: str, values: Sequence[Any], aliases: Dict[str, Any]) -> Optional[Any]:
