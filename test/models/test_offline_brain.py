@@ -83,6 +83,7 @@ def said(ex):
     ("Would you show me to the front entrance? My taxi is picking me up there.", "navigate_to", {"place": "entrance"}),
     ("could u take me 2 the giftshop", "navigate_to", {"place": "gift_shop"}),
     ("where can I buy a postcard?", "navigate_to", {"place": "gift_shop"}),  # a where-question walks
+    ("space gallery", "navigate_to", {"place": "space_gallery"}),  # a place and nothing else walks
     ("I'd like some postcards on the way out; would you mind bringing me to the museum shop?", "navigate_to",
      {"place": "gift_shop"}),
 ])
@@ -162,7 +163,8 @@ def test_the_capabilities_answer_is_short_and_has_no_empty_names(brain):
                                   "hold on, don't do that", "oops, scratch that", "Alright?", "Hey there, little fella.",
                                   "Thanks, that's brilliant.", "thank youuu robot", "Bye bye robot! Bye!", "Leave it, mate.",
                                   "You're a star, thank you.", "okay that's everything see ya", "Buenos días!",
-                                  "That's all right, I've changed my mind."])
+                                  "That's all right, I've changed my mind.", "I appreciate it", "thank you kindly, young robot",
+                                  "nope, nevermind, leave it", "nothing, sorry, I pressed the button by mistake"])
 def test_small_talk_is_answered_and_ends_the_dialogue(brain, text):
     reply = asyncio.run(brain.step(BrainRequest([Message("system", "x"), Message("user", text, meta="input")],
                                                 [{"type": "function", "function": {

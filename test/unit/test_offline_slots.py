@@ -100,6 +100,7 @@ def test_codes(text, codes):
     ("it's under hughes", ["Hughes"]), ("please cancel the booking for thompson", ["Thompson"]),
     ("my name is Hans Müller.", ["Hans Müller"]), ("under the stairs", []), ("a table for four", []),
     ("for myself, Priya", ["Priya"]), ("please cancel our reservation, Müller, code FM-4471", ["Müller"]),
+    ("the surname's Van der Berg", ["Van der Berg"]), ("in the name of abdullah", ["Abdullah"]),
     ("Can you move Chen's booking to one?", ["Chen"]), ("what is my name", []), ("my name is please", []),
 ])
 def test_names(text, names):

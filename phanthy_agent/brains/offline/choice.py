@@ -22,7 +22,7 @@ from typing import Dict, List, Optional
 from .config import IntentsFile
 from .slots import Slot, fill, request_slots
 from .codes import find_codes
-from .values import find_times
+from .values import find_enum, find_times, words
 from .understanding import SUBJECT_MARGIN, Meaning, Understanding
 
 # a question, not a request: a question word or an auxiliary first ("is it alright if ..."), or "?"
@@ -39,6 +39,8 @@ ABOUT_THE_WORLD = re.compile(
     r"they)\b)\w+|\bin\s+your\s+opinion\b|\bdo\s+you\s+(?:think|reckon|believe)\b|\byour\s+fav(?:ou)?rite\b|"
     r"\b(?:the\s+)?\w+est\s+\w+\s+(?:in|on|of)\s+(?:the\s+)?(?:world|universe|solar\s+system|galaxy|earth|planet)\b", re.I)
 WHERE = re.compile(r"\bwhere(?:'s|\s+is|\s+are|\s+can\s+(?:i|we)|\s+do\s+(?:i|we)|\s+would\s+i)\b", re.I)
+BARE_FILLER = {"please", "the", "a", "an", "um", "uh", "erm", "ok", "okay", "hi", "hello", "robot", "to", "now", "pls",
+               "excuse", "me", "sorry", "thanks"}
 # a time the visitor wants something moved to ("to 11:30", "to half past two", "back to three")
 TARGET_TIME = re.compile(r"(?<!\bcoming\s)(?<!\bgoing\s)(?<!\bcome\s)(?<!\bgo\s)(?<!\bget\s)"
                          r"\b(?:to|till|until)\s+(?:the\s+)?(?:\d{1,2}(?::\d{2})?\s*(?:am|pm|o'?clock)?\b|"
@@ -110,6 +112,19 @@ class Chooser:
         # "I left my glasses in the space gallery": the gallery is where, the question is lost property
         best = self.understanding.subject(ranked[ranked.index(best):], text) if best.kind == "faq" else best
         return self._walk_to(best, text, tools) or best
+
+    def bare_place(self, text: str, tools: Dict[str, dict]) -> Optional[Meaning]:
+        """An utterance that is a place and nothing else ("space gallery", "gift shop?", "the loo
+        please") is a walk there, however well the place's FAQ entry scores."""
+        said = [w for w in words(text) if w not in BARE_FILLER]
+        if not 0 < len(said) <= 4:
+            return None
+        for intent in self.cfg.intents:
+            places = self._place_slots(Meaning("intent", intent.name, 1.0), tools) if intent.tools else []
+            found = find_enum(text, places[0].enum, dict(places[0].aliases)) if places else None
+            if found is not None and set(said) <= set(words(found[1])):
+                return Meaning("intent", intent.name, 1.0)
+        return None
 
     def _walk_to(self, best: Meaning, text: str, tools: Dict[str, dict]) -> Optional[Meaning]:
         """A where-question whose FAQ answer is about a place the robot can walk to is a walk

@@ -22,7 +22,8 @@ NAME_STOP = {"I", "Im", "My", "The", "A", "An", "Hi", "Hello", "Hey", "Thanks", 
 # a capitalized word, with the capitals and joins names have: O'Brien, Al-Sayed, McDonald
 _UPPER, _LOWER = "A-ZÀ-ÖØ-Þ", "a-zß-öø-ÿ"  # with the accented letters of names ("Hans Müller")
 _NAME_WORD = rf"(?:[{_UPPER}][{_LOWER}]+(?:[{_UPPER}][{_LOWER}]+)?|[{_UPPER}](?=['\-][{_UPPER}]))(?:['\-][{_UPPER}]?[{_LOWER}]+)*"
-_NAME = rf"({_NAME_WORD}(?:\s+{_NAME_WORD}){{0,3}})"
+# with the particles of family names between ("Van der Berg", "Ana de la Cruz")
+_NAME = rf"({_NAME_WORD}(?:\s+(?:(?:van|von|der|den|de|da|di|du|del|della|la|le|bin|ibn)\s+)*{_NAME_WORD}){{0,3}})"
 _NAME_CUES = [re.compile(p + _NAME) for p in (
     r"\b(?i:my name is|my name's|name is|name's|i am|i'm|im|this is|it's|it is|under the name(?: of)?|"
     r"in the name of|name of|(?:sur|last |family )?name(?:\s+is|'s)?:?|under)\s+", r"\b(?i:for|called|named|booked by|by)\s+",
@@ -32,7 +33,7 @@ _NAME_CUES = [re.compile(p + _NAME) for p in (
 # svensson"); and a possessive before the booking ("Chen's booking")
 _LOWER_WORD = r"[a-zß-öø-ÿ][a-zß-öø-ÿ'-]+"
 _LOWER_NAME = re.compile(rf"\b(?i:(?:my\s+|the\s+)?(?:sur|last\s+|family\s+)?name(?:\s+is|'s)?:?|(?:it'?s\s+|booked\s+)?under"
-                         rf"(?:\s+the\s+name(?:\s+of)?)?)\s+({_LOWER_WORD}(?:\s+{_LOWER_WORD})?)\b"
+                         rf"(?:\s+the\s+name(?:\s+of)?)?|in\s+the\s+name\s+of)\s+({_LOWER_WORD}(?:\s+{_LOWER_WORD})?)\b"
                          rf"|\bfor\s+({_LOWER_WORD})(?=\s*(?:[,.!?]|$|\s+(?:please|code|ref|reference)\b))")
 _OWNER = re.compile(rf"({_NAME_WORD})'s\s+(?i:booking|reservation|tickets?|tour)\b")
 # a lone name set off at the end ("..., for myself, Priya") or said next to a code ("R4T8WZ

@@ -221,6 +221,9 @@ class Policy:
             return self._frame_for(Meaning("intent", pattern, 1.0), text, index, tools)
         if elsewhere:
             return Frame("elsewhere", since=index, texts=[text])
+        bare = self.chooser.bare_place(text, tools)
+        if bare is not None:  # "space gallery", "gift shop?"
+            return self._frame_for(bare, text, index, tools)
         answered = self.understanding.faq_pattern(text)
         if answered is not None and not self.understanding.foreign(text, answered, tools):
             return self._frame_for(answered, text, index, tools)  # "has anyone handed in a blue backpack?"
