@@ -31,14 +31,17 @@ class Elsewhere:
     def __init__(self, words: Sequence[str], world: Iterable[str]):
         world_text = " ".join(str(t).lower().replace("_", " ") for t in world)
         wanted = sorted({" ".join(w.lower().split()) for w in words if w and w.strip()}, key=len, reverse=True)
-        # a word of the venue's own files is the venue's
-        self.words = [w for w in wanted if not phrase_pattern([w]).search(world_text)]
-        self.in_scope = [w for w in wanted if w not in self.words]
+        # a word of the venue's own files is the venue's (one pass over them, then each match's word)
+        used = {" ".join(m.group(0).lower().split()) for m in phrase_pattern(wanted).finditer(world_text)} \
+            if wanted else set()
+        self._patterns = {w: phrase_pattern([w]) for w in wanted}
+        self.in_scope = [w for w in wanted if any(self._patterns[w].search(u) for u in used)]
+        self.words = [w for w in wanted if w not in self.in_scope]
         self._regex: Optional[Pattern] = phrase_pattern(self.words) if self.words else None
 
     def in_scope_named(self, text: str) -> List[str]:
         """The words of the list the venue's own files use that the utterance names."""
-        return [w for w in self.in_scope if phrase_pattern([w]).search(_asked(text))]
+        return [w for w in self.in_scope if self._patterns[w].search(_asked(text))]
 
     def named(self, text: str) -> str:
         """The first word or phrase of the list the utterance names ("" for none); not in a
