@@ -38,7 +38,9 @@ WORLD_USERS = ("box_office",)  # nodes that take the world database as their `da
 
 def build_world(scenario: Scenario, path: pathlib.Path) -> None:
     """The world database, afresh: each `sqlite` item is a .sql file (relative to the scenario)
-    or SQL text, executed in order."""
+    or SQL text, executed in order. A database left by an earlier run into the same report
+    directory goes first (its tables would already exist)."""
+    path.unlink(missing_ok=True)
     db = sqlite3.connect(path)
     try:
         for item in scenario.sql_sources():
@@ -178,6 +180,7 @@ class Run:
         world = self.workdir / "world.sqlite"
         group = None
         try:
+            (self.workdir / "history.sqlite").unlink(missing_ok=True)  # each run's conversation history is its own
             build_world(self.scenario, world)
             self.trace.world = str(world)
             config, names = configured_nodes(str(robot_config(self.scenario)))

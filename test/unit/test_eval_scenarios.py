@@ -127,3 +127,15 @@ def test_param_overrides_parse_as_yaml_and_malformed_ones_are_errors():
     for bad in ("brain=openai", "agent.agent.brain", "a.b=[unclosed"):
         with pytest.raises(ScenarioError, match="--param"):
             parse_params([bad])
+
+
+def test_a_run_into_a_report_directory_used_before_builds_its_world_afresh(tmp_path):
+    from phanthy_agent.evaluation.run_one import build_world
+    scenario = next(s for s in load_all([str(ROOT / "eval")]) if s.sql_sources())
+    world = tmp_path / "world.sqlite"
+    build_world(scenario, world)
+    build_world(scenario, world)  # was: "table tours already exists", every scenario failed to start
+    import sqlite3
+    db = sqlite3.connect(world)
+    assert db.execute("select count(*) from tours").fetchone()[0] > 0
+    db.close()
