@@ -19,9 +19,10 @@ GROUP = {"collector": {"sources.speech.topic": "voice/transcript", "sources.spee
          "proactive": {"documents": ["exhibits"], "cooldown_s": 0.0, "opening_silence_s": 0.8, "web.port": 0}}
 
 
-def group_graph(graph_factory, **proactive):
+def group_graph(graph_factory, speaker=None, **proactive):
     params = {k: dict(v) for k, v in GROUP.items()}
     params["proactive"].update(proactive)
+    params["speaker"].update(speaker or {})
     g = graph_factory([], nodes=("collector", "agent", "speaker", "face", "proactive"), params=params)
     g.interventions = Collect(g.probe, Intervention, "phanthy/interventions", RELIABLE)
     proactive = g.nodes["proactive"]
@@ -71,20 +72,22 @@ def test_two_visitors_get_a_cited_correction_they_can_check_on_the_evidence_page
 
 
 def test_it_yields_to_a_visitor_and_says_it_again_then_answers_a_direct_question(graph_factory):
-    g = group_graph(graph_factory, **{"web.enabled": False})
+    # the correction lasts ~10 s, so the visitor's words reach it while it is said even on a loaded
+    # machine (at 30 ms a character it was ~2.5 s, and a fresh clone's CI once saw it finish first)
+    g = group_graph(graph_factory, speaker={"sim.ms_per_char": 120.0}, **{"web.enabled": False})
     talk(g, ("visitor_1", "This whale skeleton is enormous."),
          ("visitor_2", "She was 40 metres long, I think."),
          ("visitor_1", "Really?"),
          ("visitor_2", "That's what the sign said."))
     g.interventions.wait(lambda ms: any(m.state == "speaking" for m in ms), 20, "the robot speaking")
     g.say("Hang on, let me finish what I was saying about it.", speaker_id="visitor_1")
-    first = g.wait_turns(1, timeout=20)[0]
+    first = g.wait_turns(1, timeout=30)[0]
     assert first.trigger_source == "proactive" and first.end_reason == "interrupted"
     g.interventions.wait(lambda ms: any(m.state == "yielded" for m in ms), 10, "the robot yielding")
-    second = g.wait_turns(2, timeout=30)[1]
+    second = g.wait_turns(2, timeout=60)[1]
     assert second.trigger_source == "proactive" and "25 metres" in second.reply and second.end_reason == "finished"
     g.say("Hey robot, how heavy was her heart?", speaker_id="visitor_2")
-    third = g.wait_turns(3, timeout=30)[2]
+    third = g.wait_turns(3, timeout=60)[2]
     assert third.trigger_source == "speech" and third.inputs == ["how heavy was her heart?"]
     assert "180 kilograms" in third.reply
     answers = [m for m in g.interventions.snapshot() if m.kind == "answer"]
