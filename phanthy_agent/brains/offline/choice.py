@@ -17,7 +17,7 @@ Pure: no ROS, no model of its own.
 from __future__ import annotations
 
 import re
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from .config import IntentsFile
 from .slots import Slot, fill, request_slots
@@ -119,12 +119,19 @@ class Chooser:
         said = [w for w in words(text) if w not in BARE_FILLER]
         if not 0 < len(said) <= 4:
             return None
+        for name, place in self._walks(tools):
+            found = find_enum(text, place.enum, dict(place.aliases))
+            if found is not None and set(said) <= set(words(found[1])):
+                return Meaning("intent", name, 1.0)
+        return None
+
+    def _walks(self, tools: Dict[str, dict]) -> List[Tuple[str, Slot]]:
+        """The intents whose request takes a place (a required enum), with that slot."""
+        walks = []
         for intent in self.cfg.intents:
             places = self._place_slots(Meaning("intent", intent.name, 1.0), tools) if intent.tools else []
-            found = find_enum(text, places[0].enum, dict(places[0].aliases)) if places else None
-            if found is not None and set(said) <= set(words(found[1])):
-                return Meaning("intent", intent.name, 1.0)
-        return None
+            walks += [(intent.name, places[0])] if places else []
+        return walks
 
     def _walk_to(self, best: Meaning, text: str, tools: Dict[str, dict]) -> Optional[Meaning]:
         """A where-question whose FAQ answer is about a place the robot can walk to is a walk
@@ -132,11 +139,8 @@ class Chooser:
         if best.kind != "faq" or not WHERE.search(text):
             return None
         entry = self.understanding.faq[int(best.key)].id.replace("_", " ")
-        for intent in self.cfg.intents:
-            places = self._place_slots(Meaning("intent", intent.name, best.score), tools) if intent.tools else []
-            if places and entry and fill(places[:1], entry).args:
-                return Meaning("intent", intent.name, best.score)
-        return None
+        return next((Meaning("intent", name, best.score) for name, place in self._walks(tools)
+                     if entry and fill([place], entry).args), None)
 
     def _names_place_as_where(self, meaning: Meaning, text: str, tools: Dict[str, dict]) -> bool:
         """A request for a place that the words name only as where something is."""

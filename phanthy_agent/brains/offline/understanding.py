@@ -139,7 +139,7 @@ class Understanding:
         best: Dict[Tuple[str, str], Meaning] = {}
         tool_rows = self._rows_for(tools)
         text = self.spelled(self.normalized(text), tool_rows)
-        clauses = [c.strip() for c in re.split(r"[,.;!?]+", text[:SPELL_CHARS]) if len(c.split()) >= CLAUSE_WORDS]
+        clauses = [c for c in _clauses(text[:SPELL_CHARS]) if len(c.split()) >= CLAUSE_WORDS]
         thing = tool_rows.elsewhere.named(_without_names(text))
         if thing:
             # "we've got a train at five, what time does the museum shut?": the rest may still be the venue's
@@ -272,7 +272,7 @@ class Understanding:
         named = rows.elsewhere.in_scope_named(_without_names(self.spelled(self.normalized(text), rows)))
         if not named:
             return ""
-        clauses = [c for c in re.split(r"[,.;!?]+", text) if c.strip()]
+        clauses = _clauses(text)
         rest = [c for c in clauses if not rows.elsewhere.in_scope_named(self.normalized(c))]
         if rest and len(rest) < len(clauses) and self._venue_named(", ".join(rest), tools):
             return ""  # "my bus leaves at six, what time does the museum close today?": context
@@ -343,6 +343,11 @@ def normalized(text: str) -> str:
     text = _DIGIT_WORD.sub(lambda m: "to " if m.group(1) == "2" else "for ", plain(text))
     text = _ELONGATED.sub(lambda m: m.group(1) * (2 if m.group(1).lower() in "eolst" else 1), text)
     return _TEXT_SPEAK.sub(lambda m: TEXT_SPEAK[m.group(1).lower()], text)
+
+
+def _clauses(text: str) -> List[str]:
+    """The utterance's clauses, as punctuation sets them off."""
+    return [c.strip() for c in re.split(r"[,.;!?]+", text) if c.strip()]
 
 
 def _codes_written(text: str) -> str:
