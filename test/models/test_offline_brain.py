@@ -84,6 +84,7 @@ def said(ex):
     ("could u take me 2 the giftshop", "navigate_to", {"place": "gift_shop"}),
     ("where can I buy a postcard?", "navigate_to", {"place": "gift_shop"}),  # a where-question walks
     ("space gallery", "navigate_to", {"place": "space_gallery"}),  # a place and nothing else walks
+    ("bring me to the caffe please im starving", "navigate_to", {"place": "cafe"}),  # a one-word typo
     ("I'd like some postcards on the way out; would you mind bringing me to the museum shop?", "navigate_to",
      {"place": "gift_shop"}),
 ])
@@ -164,7 +165,8 @@ def test_the_capabilities_answer_is_short_and_has_no_empty_names(brain):
                                   "Thanks, that's brilliant.", "thank youuu robot", "Bye bye robot! Bye!", "Leave it, mate.",
                                   "You're a star, thank you.", "okay that's everything see ya", "Buenos días!",
                                   "That's all right, I've changed my mind.", "I appreciate it", "thank you kindly, young robot",
-                                  "nope, nevermind, leave it", "nothing, sorry, I pressed the button by mistake"])
+                                  "nope, nevermind, leave it", "nothing, sorry, I pressed the button by mistake",
+                                  "thanks robot you're the best", "Say bye to the robot, Oliver. Bye!", "wait wait wait"])
 def test_small_talk_is_answered_and_ends_the_dialogue(brain, text):
     reply = asyncio.run(brain.step(BrainRequest([Message("system", "x"), Message("user", text, meta="input")],
                                                 [{"type": "function", "function": {

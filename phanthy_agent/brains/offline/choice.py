@@ -66,7 +66,7 @@ TO_SOMEONE_ELSE = re.compile(
     # bus home?", "she said Tuesday", "I told you we should've come earlier", "this robot is so weird"
     r"|\b(?:did\s+you\s+(?:remember|see|hear|bring|pack|lock)|where\s+did\s+you\s+(?:put|leave)|can\s+you\s+believe|shall\s+we|we\s+should(?:'ve|"
     r"\s+have)|let'?s\s+(?!see\b)|love\s+you|i\s+told\s+(?:him|her|them|you)|(?:she|he|they)\s+(?:booked|said|told|"
-    r"thinks?|wants?|forgot)|(?:this|that|the)\s+robot\s+(?:is|was|'s)|it'?s\s+a\s+robot)\b", re.I)
+    r"thinks?|wants?|forgot)|(?:this|that|the)\s+robot(?:\s+(?:is|was)|'s)|it'?s\s+a\s+robot|hurry\s+up)\b", re.I)
 
 
 class Chooser:

@@ -33,7 +33,8 @@ _NAME_CUES = [re.compile(p + _NAME) for p in (
 # svensson"); and a possessive before the booking ("Chen's booking")
 _LOWER_WORD = r"[a-zß-öø-ÿ][a-zß-öø-ÿ'-]+"
 _LOWER_NAME = re.compile(rf"\b(?i:(?:my\s+|the\s+)?(?:sur|last\s+|family\s+)?name(?:\s+is|'s)?:?|(?:it'?s\s+|booked\s+)?under"
-                         rf"(?:\s+the\s+name(?:\s+of)?)?|in\s+the\s+name\s+of)\s+({_LOWER_WORD}(?:\s+{_LOWER_WORD})?)\b"
+                         rf"(?:\s+the\s+name(?:\s+of)?)?|in\s+the\s+name\s+of)\s+({_LOWER_WORD}(?:\s+(?:al|el|de|da|di|van|von|der|bin|le|la|du)"
+                         rf"(?=\s))?(?:\s+{_LOWER_WORD})?)\b"
                          rf"|\bfor\s+({_LOWER_WORD})(?=\s*(?:[,.!?]|$|\s+(?:please|code|ref|reference)\b))")
 _OWNER = re.compile(rf"({_NAME_WORD})'s\s+(?i:booking|reservation|tickets?|tour)\b")
 # a lone name set off at the end ("..., for myself, Priya") or said next to a code ("R4T8WZ

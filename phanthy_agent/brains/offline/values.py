@@ -122,7 +122,7 @@ _PARTY = [(re.compile(r"\b(?:(?:just|only)\s+(?:me|myself|the\s+one(?:\s+of\s+us
 _COUNT = r"(\d{1,2}|a|an|" + "|".join(UNITS[1:13]) + r")"
 _PEOPLE = (r"(?:adults?|grown[\s-]?ups?|children|child|kids?|teenagers?|teens?|students?|seniors?|pensioners?|"
            r"people|persons?|infants?|babies|baby|toddlers?|friends?|sons?|daughters?|grandchildren|grandkids?|"
-           r"boys?|girls?|pupils?)")
+           r"boys?|girls?|pupils?|teachers?|parents?|carers?|helpers?)")
 _PARTS = re.compile(rf"\b{_COUNT}\s+(?:little\s+|young\s+)?{_PEOPLE}"
                     rf"(?:(?:\s*,\s*|\s*,?\s*(?:and|plus|&|\+)\s*|\s+){_COUNT}\s+(?:little\s+|young\s+)?{_PEOPLE})+\b", re.I)
 _GROUP_OF = re.compile(rf"\b(?:family|party|group|class|team)\s+of\s+{_COUNT}\b", re.I)
@@ -209,6 +209,7 @@ def find_numbers(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
 # --- enum values -----------------------------------------------------------------------------
 FILLER = {"the", "a", "an", "please", "now", "thanks", "kindly", "then", "again", "to", "me", "us",
           "first", "instead", "actually", "rather", "no", "oh", "one", "there", "way", "i", "mean", "meant"}
+TYPO_RATIO = 0.88  # a one-word typo of a one-word enum name or alias of 4+ letters ("caffe" -> cafe 0.89)
 FUZZY_CUTOFF = 0.75  # difflib ratio a phrase needs for an enum value ("dino hall" -> dinosaur_hall 0.82)
 
 
@@ -275,7 +276,10 @@ def find_enum(text: str, values: Sequence[Any], aliases: Dict[str, Any]) -> Opti
     for size in range(min(4, len(tokens)), 0, -1):
         for i in range(len(tokens) - size + 1):
             span = tokens[i:i + size]
-            if not set(words(" ".join(span)) + ["".join(words(" ".join(span)))]) & pool_words:
+            said = words(" ".join(span))
+            if not set(said + ["".join(said)]) & pool_words and not (
+                    size == 1 and len(said) == 1 and len(said[0]) >= 4 and
+                    difflib.get_close_matches(said[0], [w for w in pool_words if len(w) >= 4], n=1, cutoff=TYPO_RATIO)):
                 continue
             phrase = " ".join(span)
             value = _exactish(phrase, values, aliases)
@@ -297,5 +301,8 @@ def _exactish(phrase: str, values: Sequence[Any], aliases: Dict[str, Any]) -> Op
     if value is None:
         return None
     pool = {_norm(str(v)) for v in values} | {_norm(a) for a in aliases}
-    return value if any(set(norm.split()) & set(k.split()) or norm.replace(" ", "") == k.replace(" ", "")
+    # a one-word typo of a one-word name counts too ("the caffe"), closer than the enum cutoff
+    return value if any(set(norm.split()) & set(k.split()) or norm.replace(" ", "") == k.replace(" ", "") or
+                        (" " not in norm and " " not in k and len(norm) >= 4 and len(k) >= 4 and
+                         difflib.SequenceMatcher(None, norm, k).ratio() >= TYPO_RATIO)
                         for k in pool) else None
