@@ -92,7 +92,8 @@ SETS = {"original": "paraphrases.yaml", "heldout": "paraphrases_heldout.yaml", "
         "blind10": "paraphrases_blind10.yaml", "blind11": "paraphrases_blind11.yaml", "blind12": "paraphrases_blind12.yaml",
         "blind13": "paraphrases_blind13.yaml", "blind14": "paraphrases_blind14.yaml", "blind15": "paraphrases_blind15.yaml",
         "blind16": "paraphrases_blind16.yaml", "blind17": "paraphrases_blind17.yaml", "blind18": "paraphrases_blind18.yaml",
-        "blind19": "paraphrases_blind19.yaml", "blind20": "paraphrases_blind20.yaml", "blind21": "paraphrases_blind21.yaml"}
+        "blind19": "paraphrases_blind19.yaml", "blind20": "paraphrases_blind20.yaml", "blind21": "paraphrases_blind21.yaml",
+        "blind22": "paraphrases_blind22.yaml", "blind23": "paraphrases_blind23.yaml"}
 
 
 def load_set(name, brain):
