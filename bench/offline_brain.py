@@ -94,7 +94,8 @@ SETS = {"original": "paraphrases.yaml", "heldout": "paraphrases_heldout.yaml", "
         "blind16": "paraphrases_blind16.yaml", "blind17": "paraphrases_blind17.yaml", "blind18": "paraphrases_blind18.yaml",
         "blind19": "paraphrases_blind19.yaml", "blind20": "paraphrases_blind20.yaml", "blind21": "paraphrases_blind21.yaml",
         "blind22": "paraphrases_blind22.yaml", "blind23": "paraphrases_blind23.yaml",
-        "blind24": "paraphrases_blind24.yaml", "blind25": "paraphrases_blind25.yaml"}
+        "blind24": "paraphrases_blind24.yaml", "blind25": "paraphrases_blind25.yaml",
+        "blind26": "paraphrases_blind26.yaml", "blind27": "paraphrases_blind27.yaml"}
 
 
 def load_set(name, brain):

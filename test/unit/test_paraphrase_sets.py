@@ -22,7 +22,8 @@ FAQ = load_faq(ROOT / "config" / "faq.yaml")
 APART = {name: heldout_cases(ROOT / "bench" / f"paraphrases_{name}.yaml", [e.id for e in FAQ])
          for name in ("heldout", "fresh", "final", "blind5", "blind6", "blind7", "blind8", "blind9",
                       "blind10", "blind11", "blind12", "blind13", "blind14", "blind15", "blind16", "blind17",
-                      "blind18", "blind19", "blind20", "blind21", "blind22", "blind23", "blind24", "blind25")}
+                      "blind18", "blind19", "blind20", "blind21", "blind22", "blind23", "blind24", "blind25",
+                      "blind26", "blind27")}
 HELDOUT = APART["heldout"]
 ORIGINAL = original_cases(ROOT / "bench" / "paraphrases.yaml")
 
@@ -75,7 +76,9 @@ COINCIDENT = {"take me to the dinosaur hall", "giftshop", "when does my membersh
               # the twenty-second and twenty-third sets' (in the files before they were written: 9e4a39e, b9746ec)
               "what are you able to do", "can i use flash", "gents",
               # the twenty-fifth set's (in the files at 9e4a39e)
-              "can i take photos"}
+              "can i take photos",
+              # the twenty-seventh set's (in the files at 9e4a39e)
+              "have a good day"}
 
 
 @pytest.mark.parametrize("name", APART)
