@@ -214,3 +214,12 @@ def test_the_phrase_a_request_named():
     # the last cue names it, and the venue itself is no place in it
     assert loose_phrase("we want to see more, can you take me to the planetarium?") == "the planetarium"
     assert loose_phrase("take me somewhere to sit down in the museum") == "sit down"
+
+
+@pytest.mark.parametrize("text, tickets", [("one ticket for the dinosaur tour", 1),
+                                           ("get us a seat on the space tour", 1), ("a photo of us by the T. rex", None),
+                                           ("a picture for my gran", None), ("a tour for Ada", 1)])
+def test_an_article_counts_one_of_what_the_request_books_not_any_thing(text, tickets):
+    slots = slots_of(TOOLS["book_tickets"], list(TOOLS))
+    count = [s for s in slots if s.name == "tickets"]
+    assert fill(count, text, about=slots).args.get("tickets") == tickets

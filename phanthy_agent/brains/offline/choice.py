@@ -38,6 +38,21 @@ ABOUT_THE_WORLD = re.compile(
     r"(?:was|were|did|had)\s+(?!(?:i|we|you|my|our|your|me|us|anyone|anybody|someone|somebody|it|this|that|there|"
     r"they)\b)\w+|\bin\s+your\s+opinion\b|\bdo\s+you\s+(?:think|reckon|believe)\b|\byour\s+fav(?:ou)?rite\b|"
     r"\b(?:the\s+)?\w+est\s+\w+\s+(?:in|on|of)\s+(?:the\s+)?(?:world|universe|solar\s+system|galaxy|earth|planet)\b", re.I)
+# a fact about the world, whatever exhibit it names: a comparison ("was T. rex faster than a
+# human?", "which is bigger, a blue whale or ..."), a count of things the venue does not sell or
+# seat ("how many planets are in the solar system?"), how things work ("how do rockets get into
+# space?"), or the past of a kind of thing ("how big was a T. rex?"). Not about the venue's
+# services ("how many tickets are left?", "how does the audio guide work?").
+WORLD_FACT = re.compile(
+    r"\b(?:bigger|larger|heavier|faster|taller|longer|older|smaller|hotter|colder|stronger|smarter|"
+    r"further|farther|better|worse)\s+than\b|\bwhich\s+(?:is|was|one\s+is)\s+(?:the\s+)?\w+(?:er|est)\b|"
+    r"\bhow\s+many\s+\w+\s+(?:are|is|were|was|do|does|did|has|have|had)\b|"
+    r"^\W*how\s+(?:do|does|did)\s+(?!(?:i|we|you|u|my|our|your|me|us|it|this|that|they|one)\b)\w+|"
+    r"\b(?:was|were)\s+(?:a|an)\s+\w+", re.I)
+VENUE_SERVICE = re.compile(
+    r"\b(?:you|your|u|here|museum|tickets?|seats?|places|spaces|spots|tours?|bookings?|reservations?|refunds?|"
+    r"members?|membership|wifi|lifts?|elevators?|toilets?|cafe|shop|gallery|galleries|hall|exhibits?|"
+    r"exhibitions?|on\s+display|guides?|robot|i|we|us|our|my|me)\b", re.I)
 WHERE = re.compile(r"\bwhere(?:'s|\s+is|\s+are|\s+can\s+(?:i|we)|\s+do\s+(?:i|we)|\s+would\s+i)\b", re.I)
 BARE_FILLER = {"please", "the", "a", "an", "um", "uh", "erm", "ok", "okay", "hi", "hello", "robot", "to", "now", "pls",
                "excuse", "me", "sorry", "thanks"}
@@ -82,11 +97,14 @@ class Chooser:
         car?" is not the cloakroom's answer; "I need to pay for my parking, can you do that for
         me?"): asked first, or named and asked for anywhere. Not a request whose arguments the
         words fill. Read with the synonyms ("call off" is "cancel")."""
-        if self._errand is None or (best.kind != "faq" and self.evidence(best, text, tools) > 0):
+        if self._errand is None:
             return False
         said = self.understanding.normalized(text)
-        return bool(self._errand.search(said)) or \
-            bool(self._errand_named.search(said) and ASKED_FOR.search(said))
+        if self._errand.search(said):  # asked first: "can you take a photo of the kids by the T. rex?"
+            return True
+        if best.kind != "faq" and self.evidence(best, text, tools) > 0:
+            return False
+        return bool(self._errand_named.search(said) and ASKED_FOR.search(said))
 
     def best(self, ranked: List[Meaning], text: str, tools: Dict[str, dict]) -> Optional[Meaning]:
         """The top meaning; among those within SLOT_MARGIN of it, the request whose required
@@ -148,9 +166,14 @@ class Chooser:
         return bool(enums) and bool(fill(enums, text).args) and not fill(enums, text, destinations=True).args
 
     def about_the_world(self, best: Meaning, text: str) -> bool:
-        """A question about the world's past or an opinion (ABOUT_THE_WORLD) that `best`, an FAQ
-        entry or a request, does not name (the FAQ's own "how tall was the T. rex?" names it)."""
-        if best.kind == "intent" and self._intents[best.key].act or not ABOUT_THE_WORLD.search(text):
+        """A fact about the world, not about the venue's services (WORLD_FACT), or a question
+        about the world's past or an opinion (ABOUT_THE_WORLD) that `best`, an FAQ entry or a
+        request, does not name (the FAQ's own "how tall was the T. rex?" names it)."""
+        if best.kind == "intent" and self._intents[best.key].act:
+            return False
+        if WORLD_FACT.search(text) and not VENUE_SERVICE.search(text):
+            return True
+        if not ABOUT_THE_WORLD.search(text):
             return False
         return not (best.kind == "faq" and self.understanding.names(best, text))
 
@@ -171,7 +194,7 @@ class Chooser:
         slots = [s for s in request_slots(intent, names[:1], tools)
                  if s.required and s.kind != "source"]
         # a place named as a location is no destination ("I left my bag in the cafe")
-        evidence = len(set(fill(slots, text, destinations=True).args)) / len(slots) if slots else 0.0
+        evidence = len(set(fill(slots, text, destinations=True, about=every).args)) / len(slots) if slots else 0.0
         if TARGET_TIME.search(text) and not any(s.kind in ("time", "source") for s in every):
             evidence -= 0.5  # "reschedule booking K7P2QD to 11:30": a new time it cannot take
         elif find_times(text) and every and all(s.kind == "enum" for s in every if s.required):

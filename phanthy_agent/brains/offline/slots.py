@@ -23,6 +23,7 @@ from .names import find_names
 from .values import FILLER, find_enum, find_numbers, find_times, spoken_time, unlocated, words
 
 # units that count people, so count tickets, seats, places ("for 2 people", "four of us")
+SEATS = {"ticket", "place", "seat", "spot", "space", "booking", "reservation"}  # "a place on the tour", "a booking"
 PEOPLE = {"people", "persons", "person", "us", "adults", "adult", "children", "kids", "guests", "visitors"}
 SELF_CORRECTION = re.compile(r"\b(?:no\s+wait|no\s+sorry|sorry\s+no|i\s+mean|i\s+meant|no\s+no|actually\s+no|or\s+rather)\b|"
                              r"(?<=\w)\s+no\s+(?=the\b)", re.I)
@@ -130,10 +131,11 @@ def _kind(name: str, schema: dict, enum: List[Any], source: str) -> str:
     return "text"
 
 
-def fill(slots: Sequence[Slot], text: str, destinations: bool = False) -> Filled:
+def fill(slots: Sequence[Slot], text: str, destinations: bool = False, about: Sequence[Slot] = ()) -> Filled:
     """Every slot the utterance fills (source slots excepted: they need their tool's result). An
     enum value named as a location ("I left my bag in the cafe") counts only when no other is
-    named, and with `destinations` not at all."""
+    named, and with `destinations` not at all. `about`: the request's other slots, whose words
+    say what an article counts ("a tour" is one ticket, "a photo" none)."""
     out = Filled()
     times = find_times(text)
     codes = find_codes(text)
@@ -169,22 +171,30 @@ def fill(slots: Sequence[Slot], text: str, destinations: bool = False) -> Filled
                 out.args[slot.name] = True
             elif NO.search(text):
                 out.args[slot.name] = False
-    _assign_numbers(numeric, numbers, out)
+    _assign_numbers(numeric, numbers, out, _hints(list(slots) + list(about)))
     return out
 
 
-def _assign_numbers(slots: List[Slot], numbers: List[Mention], out: Filled) -> None:
+def _hints(slots: Sequence[Slot]) -> set:
+    """The words a request's slots are described with (their names, descriptions, titles)."""
+    return {w for s in slots for w in words(s.name + " " + str(s.schema.get("description", "")) + " " +
+                                            str(s.schema.get("title", "")))}
+
+
+def _assign_numbers(slots: List[Slot], numbers: List[Mention], out: Filled, request_words: set = frozenset()) -> None:
     """A number goes to the slot its unit word names ("50 seats" -> seats or capacity ...), or,
     with one numeric slot, the number of people said ("for 2 people", "four of us"), else the
     first number, one said as a number before an article ("a tour for 2": 2)."""
     free = list(numbers)
     for slot in slots:
-        hints = set(words(slot.name + " " + str(slot.schema.get("description", "")) + " " +
-                            str(slot.schema.get("title", ""))))
+        hints = _hints([slot])
         mention = next((m for m in free if m.text and words(m.text) and words(m.text)[0] in hints), None)
         if mention is None and len(slots) == 1 and free:
             people = [m for m in free if m.text.lower() in PEOPLE]
-            mention = (people or [m for m in free if not m.weak] or free)[0]
+            # an article counts one of what the request is about ("a tour"), not "a photo of us"
+            named = [m for m in free if m.weak and (m.text.lower() in PEOPLE or words(m.text)[:1] and
+                                                    words(m.text)[0] in request_words | SEATS)]
+            mention = next(iter(people or [m for m in free if not m.weak] or named), None)
         if mention is None:
             continue
         free.remove(mention)
