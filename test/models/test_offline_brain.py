@@ -398,7 +398,13 @@ def test_a_place_and_a_direction_alone_walk_there(brain, text, place):
                                   "lol this robot is so weird",
                                   # facts about the world that name an exhibit
                                   "was the T rex heavier than an elephant", "how do meteorites burn up",
-                                  "how many teeth did a T rex have"])
+                                  "how many teeth did a T rex have",
+                                  # said to a child, a group, on the phone, about the others
+                                  "okay everybody, wait here by the cafe", "did you pay for the tickets or did I",
+                                  "I will text you when the tour is over", "leave the dinosaur alone, sweetheart",
+                                  "he is still in the gift shop",
+                                  # errands and elsewhere
+                                  "fix the wifi on my tablet please", "cancel my doctor appointment on friday"])
 def test_talk_and_errands_that_share_the_museums_words_are_not_acted_on(brain, text):
     ex = museum()
     converse(brain, ex, [text])
@@ -476,3 +482,10 @@ def test_a_change_of_booking_said_plainly_is_a_move_not_a_cancellation(brain):
     converse(brain, ex, ["Change my booking, please. It's K7P2QD for Ada Lovelace, to the one o'clock dinosaur tour."])
     [booking] = ex.calls("book_tickets")
     assert ex.calls("cancel_booking") and booking.args["tour_id"] == "dinosaurs-1300"
+
+
+@pytest.mark.parametrize("text", ["she has been missing for ten minutes", "I cant find my little boy anywhere"])
+def test_someone_missing_is_lost_property_and_people_not_the_fallback(brain, text):
+    ex = museum()
+    converse(brain, ex, [text])
+    assert said(ex) == [next(e.answer.strip() for e in brain.faq if e.id == "lost_and_found")]

@@ -81,7 +81,14 @@ TO_SOMEONE_ELSE = re.compile(
     # bus home?", "she said Tuesday", "I told you we should've come earlier", "this robot is so weird"
     r"|\b(?:did\s+you\s+(?:remember|see|hear|bring|pack|lock)|where\s+did\s+you\s+(?:put|leave)|can\s+you\s+believe|shall\s+we|we\s+should(?:'ve|"
     r"\s+have)|let'?s\s+(?!see\b)|love\s+you|i\s+told\s+(?:him|her|them|you)|(?:she|he|they)\s+(?:booked|said|told|"
-    r"thinks?|wants?|forgot)|(?:this|that|the)\s+robot(?:\s+(?:is|was)|'s)|it'?s\s+a\s+robot|hurry\s+up)\b", re.I)
+    r"thinks?|wants?|forgot)|(?:this|that|the)\s+robot(?:\s+(?:is|was)|'s)|it'?s\s+a\s+robot|hurry\s+up)\b"
+    # a child or a group spoken to ("don't touch that, sweetie", "okay everyone, stay together"), a
+    # call ("I'll ring you back"), who did what ("did you get the tickets or did I?"), and where
+    # the others are ("she's been in there for ages", "Dave's still in the shop")
+    r"|,\s*(?:sweetie|sweetheart|darling|honey)\W*$|^\W*(?:(?:ok|okay|right|alright|come\s+on)\W+)?"
+    r"(?:everyone|everybody|guys|kids)\b(?!.*\b(?:robot|can\s+you|could\s+you)\b)|"
+    r"\bi(?:'ll|\s+will)\s+(?:call|ring|phone|text|message)\s+(?:you|him|her|them)\b|\bor\s+did\s+(?:i|you|we)\b|"
+    r"\b(?:she|he)(?:'s|\s+has|\s+is)\s+(?:still|been)\b(?!\s+(?:\w+\s+)?(?:lost|missing|gone|hurt|sick|ill|stuck)\b)|\b\w+'s\s+still\s+(?:in|at)\b|\bi'?ll\s+sort\s+it\b", re.I)
 
 
 class Chooser:
