@@ -95,7 +95,8 @@ SETS = {"original": "paraphrases.yaml", "heldout": "paraphrases_heldout.yaml", "
         "blind19": "paraphrases_blind19.yaml", "blind20": "paraphrases_blind20.yaml", "blind21": "paraphrases_blind21.yaml",
         "blind22": "paraphrases_blind22.yaml", "blind23": "paraphrases_blind23.yaml",
         "blind24": "paraphrases_blind24.yaml", "blind25": "paraphrases_blind25.yaml",
-        "blind26": "paraphrases_blind26.yaml", "blind27": "paraphrases_blind27.yaml"}
+        "blind26": "paraphrases_blind26.yaml", "blind27": "paraphrases_blind27.yaml",
+        "blind28": "paraphrases_blind28.yaml", "blind29": "paraphrases_blind29.yaml"}
 
 
 def load_set(name, brain):

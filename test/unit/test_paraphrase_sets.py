@@ -23,7 +23,7 @@ APART = {name: heldout_cases(ROOT / "bench" / f"paraphrases_{name}.yaml", [e.id 
          for name in ("heldout", "fresh", "final", "blind5", "blind6", "blind7", "blind8", "blind9",
                       "blind10", "blind11", "blind12", "blind13", "blind14", "blind15", "blind16", "blind17",
                       "blind18", "blind19", "blind20", "blind21", "blind22", "blind23", "blind24", "blind25",
-                      "blind26", "blind27")}
+                      "blind26", "blind27", "blind28", "blind29")}
 HELDOUT = APART["heldout"]
 ORIGINAL = original_cases(ROOT / "bench" / "paraphrases.yaml")
 
