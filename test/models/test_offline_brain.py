@@ -404,7 +404,9 @@ def test_a_place_and_a_direction_alone_walk_there(brain, text, place):
                                   "I will text you when the tour is over", "leave the dinosaur alone, sweetheart",
                                   "he is still in the gift shop",
                                   # errands and elsewhere
-                                  "fix the wifi on my tablet please", "cancel my doctor appointment on friday"])
+                                  "fix the wifi on my tablet please", "cancel my doctor appointment on friday",
+                                  "could you hold my coat while I go to the cafe", "who would win, a T rex or a shark",
+                                  "where are the toilets at the station"])
 def test_talk_and_errands_that_share_the_museums_words_are_not_acted_on(brain, text):
     ex = museum()
     converse(brain, ex, [text])
@@ -489,3 +491,12 @@ def test_someone_missing_is_lost_property_and_people_not_the_fallback(brain, tex
     ex = museum()
     converse(brain, ex, [text])
     assert said(ex) == [next(e.answer.strip() for e in brain.faq if e.id == "lost_and_found")]
+
+
+def test_thanks_said_first_then_small_talk_is_thanks_but_a_request_after_it_is_the_request(brain):
+    ex = museum()
+    converse(brain, ex, ["Thanks so much! You have made my day."])
+    assert said(ex) == [next(i.say for i in brain.cfg.intents if i.name == "thanks")]
+    ex = museum(walk_s=1.0)
+    converse(brain, ex, ["thanks, where is the cafe?"])
+    assert [c.args for c in ex.calls("navigate_to")] == [{"place": "cafe"}]

@@ -48,7 +48,7 @@ WORLD_FACT = re.compile(
     r"further|farther|better|worse)\s+than\b|\bwhich\s+(?:is|was|one\s+is)\s+(?:the\s+)?\w+(?:er|est)\b|"
     r"\bhow\s+many\s+\w+\s+(?:are|is|were|was|do|does|did|has|have|had)\b|"
     r"^\W*how\s+(?:do|does|did)\s+(?!(?:i|we|you|u|my|our|your|me|us|it|this|that|they|one)\b)\w+|"
-    r"\b(?:was|were)\s+(?:a|an)\s+\w+", re.I)
+    r"\b(?:was|were)\s+(?:a|an)\s+\w+|\bwho\s+would\s+win\b", re.I)
 VENUE_SERVICE = re.compile(
     r"\b(?:you|your|u|here|museum|tickets?|seats?|places|spaces|spots|tours?|bookings?|reservations?|refunds?|"
     r"members?|membership|wifi|lifts?|elevators?|toilets?|cafe|shop|gallery|galleries|hall|exhibits?|"
@@ -61,6 +61,7 @@ TARGET_TIME = re.compile(r"(?<!\bcoming\s)(?<!\bgoing\s)(?<!\bcome\s)(?<!\bgo\s)
                          r"\b(?:to|till|until)\s+(?:the\s+)?(?:\d{1,2}(?::\d{2})?\s*(?:am|pm|o'?clock)?\b|"
                          r"(?:half|quarter)\s+(?:past|to)\b|(?:one|two|three|four|five|six|seven|eight|nine|ten|"
                          r"eleven|twelve|noon|midday)\b(?!\s+(?:tickets?|people|places|seats|of)\b))", re.I)
+CLAUSE_END = re.compile(r"[.!?;,]+\s*")  # where a clause ends, for an act said before small talk
 NAMED_WORDS = 6  # an utterance this short that names a place and nothing understood walks there
 SLOT_MARGIN = 0.08  # meanings this close to the best are told apart by the slots the words fill
 
@@ -106,12 +107,40 @@ class Chooser:
         words fill. Read with the synonyms ("call off" is "cancel")."""
         if self._errand is None:
             return False
-        said = self.understanding.normalized(text)
-        if self._errand.search(said):  # asked first: "can you take a photo of the kids by the T. rex?"
+        if self.asked_errand(text):  # asked first: "can you take a photo of the kids by the T. rex?"
             return True
         if best.kind != "faq" and self.evidence(best, text, tools) > 0:
             return False
+        said = self.understanding.normalized(text)
         return bool(self._errand_named.search(said) and ASKED_FOR.search(said))
+
+    def asked_errand(self, text: str) -> bool:
+        """An errand asked of the robot first thing ("could you hold my bag while I go to the loo?")."""
+        return self._errand is not None and bool(self._errand.search(self.understanding.normalized(text)))
+
+    def leading_act(self, text: str, tools: Dict[str, dict]) -> Optional[str]:
+        """A greeting, thanks, goodbye or stop said whole in the first clauses, the rest small
+        talk that asks for nothing ("Thank you! You're really clever.", "Farewell, it was lovely
+        to meet you", "no, no, stop walking please, wait"): that act. Not when the rest asks for
+        something, names a code or somewhere else, or is said to someone else ("thanks, where's
+        the cafe?", "hello, is the bank open?")."""
+        for end in (m.end() for m in CLAUSE_END.finditer(text)):
+            head, rest = text[:end], text[end:]
+            if not rest.strip():
+                return None
+            name = self.understanding.pattern(head)
+            if name is None or not self._intents[name].act:
+                continue
+            if find_codes(rest) or self.understanding.pattern(rest) is not None or TO_SOMEONE_ELSE.search(rest):
+                return None
+            ranked = self.understanding.rank(rest, tools)
+            if ranked and ranked[0].kind == "intent" and self._intents[ranked[0].key].act:
+                # "it was lovely to meet you"; but "hello, what can you do?" asks
+                asks = self._intents[ranked[0].key].act == "help" and ranked[0].score >= self.cfg.accept
+                return None if asks and self._intents[name].act != "help" else name
+            idle = bool(ranked) and ranked[0].score < self.cfg.suggest
+            return name if idle and self.understanding.out_of_scope(rest) < self.cfg.suggest else None
+        return None
 
     def best(self, ranked: List[Meaning], text: str, tools: Dict[str, dict]) -> Optional[Meaning]:
         """The top meaning; among those within SLOT_MARGIN of it, the request whose required

@@ -133,7 +133,7 @@ class Policy:
         text = segs[index].text
         if not text:
             return prev or Frame("fallback", since=index)
-        pattern = self.understanding.pattern(text)
+        pattern = self.understanding.pattern(text) or self.chooser.leading_act(text, tools)
         ranked = self.understanding.rank(text, tools)
         # "I'd like to cancel, the reference is 3FG7H" is the booking's, not a stop
         if self._act_of(pattern, ranked) == "stop" and (pattern is not None or not find_codes(text)):
@@ -217,6 +217,12 @@ class Policy:
         if elsewhere and pattern is not None and len(self.understanding.pattern_sentence(text)) < len(text):
             # "show me to the entrance? My taxi is picking me up there": the request's own sentence decides
             elsewhere = bool(self.understanding.elsewhere(self.understanding.pattern_sentence(text), tools))
+        if pattern is not None and self.intents[pattern].act is None and not elsewhere:
+            # "where are the toilets at the station?": somewhere the request's words are not about
+            elsewhere = bool(self.understanding.foreign(text, Meaning("intent", pattern, 1.0), tools))
+            if not elsewhere and self.chooser.asked_errand(text):
+                log.info("offline: %r is an errand the robot does not run (not %s)", text, pattern)
+                return Frame("declined", answer="missing_tool", since=index, texts=[text])
         if pattern is not None and not (elsewhere and self.intents[pattern].act is None):
             return self._frame_for(Meaning("intent", pattern, 1.0), text, index, tools)
         if elsewhere:
