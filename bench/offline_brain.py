@@ -96,7 +96,8 @@ SETS = {"original": "paraphrases.yaml", "heldout": "paraphrases_heldout.yaml", "
         "blind22": "paraphrases_blind22.yaml", "blind23": "paraphrases_blind23.yaml",
         "blind24": "paraphrases_blind24.yaml", "blind25": "paraphrases_blind25.yaml",
         "blind26": "paraphrases_blind26.yaml", "blind27": "paraphrases_blind27.yaml",
-        "blind28": "paraphrases_blind28.yaml", "blind29": "paraphrases_blind29.yaml"}
+        "blind28": "paraphrases_blind28.yaml", "blind29": "paraphrases_blind29.yaml",
+        "blind30": "paraphrases_blind30.yaml", "blind31": "paraphrases_blind31.yaml"}
 
 
 def load_set(name, brain):
