@@ -364,6 +364,13 @@ def test_a_verb_the_encoder_does_not_know_is_read_as_its_synonym(brain):
     assert booking.args["tour_id"] == "dinosaurs-1300"
 
 
+def test_the_request_the_visitor_names_wins_over_a_move_the_words_fill_as_well(brain):
+    ex = museum()
+    converse(brain, ex, ["please cancel the three o'clock dinosaur tour I booked, code K7P2QD, name Ada Lovelace"])
+    [cancel] = ex.calls("cancel_booking")
+    assert cancel.args == {"name": "Ada Lovelace", "code": "K7P2QD"} and not ex.calls("book_tickets")
+
+
 def test_a_place_named_as_where_something_was_left_is_not_walked_to(brain):
     ex = museum()
     converse(brain, ex, ["I think I left my reading glasses in the space gallery"])

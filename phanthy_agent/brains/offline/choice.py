@@ -156,7 +156,10 @@ class Chooser:
             subject = self.understanding.subject(ranked, text)
             return self._walk_to(subject, text, tools) or subject
         close = [m for m in ranked if m.score >= ranked[0].score - SLOT_MARGIN]
-        best = max(close, key=lambda m: (self.evidence(m, text, tools), m.score))
+        said = set(words(self.understanding.normalized(text)))
+        names = [i.name for i in self.cfg.intents] + [m.key for m in close if m.kind == "tool"]
+        named = {m.key: self._verb(m, names) in said for m in close}
+        best = max(close, key=lambda m: (self.evidence(m, text, tools), named[m.key], m.score))
         if best.kind != "faq" and ASKS_WHETHER.search(text) and self._place_slots(best, tools):
             # "are the toilets free to use?", "is there a gender neutral loo?": answered, not walked to
             best = next((m for m in ranked if m.kind == "faq" and m.score >= best.score - SLOT_MARGIN), best)
@@ -166,6 +169,16 @@ class Chooser:
         # "I left my glasses in the space gallery": the gallery is where, the question is lost property
         best = self.understanding.subject(ranked[ranked.index(best):], text) if best.kind == "faq" else best
         return self._walk_to(best, text, tools) or best
+
+    @staticmethod
+    def _verb(meaning: Meaning, names: List[str]) -> str:
+        """The word a request is named by ("cancel" of `cancel`, "refund" of `refund_booking`),
+        if no other name (`names`) has it ("booking" names several): said, it tells
+        requests the words fill equally well apart ("cancel the dinosaur tour I booked, code ...,
+        name ..." is no move, though the encoder puts it nearer one)."""
+        named = words(meaning.key) if meaning.kind in ("intent", "tool") else []
+        others = {w for key in names if key != meaning.key for w in words(key)}
+        return named[0] if named and named[0] not in others else ""
 
     def bare_place(self, text: str, tools: Dict[str, dict]) -> Optional[Meaning]:
         """An utterance that is a place and nothing else ("space gallery", "gift shop?", "the loo
