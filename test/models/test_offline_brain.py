@@ -239,9 +239,10 @@ def test_a_question_while_walking_joins_the_turn_and_the_walk_goes_on(brain):
     assert any("lift" in line for line in said(ex))
 
 
-def test_stop_cancels_what_runs(brain):
+@pytest.mark.parametrize("stop", ["stop", "hold on, don't go there", "stop walking, I changed my mind"])
+def test_stop_cancels_what_runs(brain, stop):
     ex = museum(walk_s=20.0)
-    turns = converse(brain, ex, [(0.0, "take me to the space gallery"), (4.0, "stop")])
+    turns = converse(brain, ex, [(0.0, "take me to the space gallery"), (4.0, stop)])
     assert [c["status"] for t in turns for c in t.tool_calls if c["tool"] == "navigate_to"] == ["cancelled"]
     assert said(ex)[-1] == "Okay, I've stopped."
 

@@ -131,7 +131,10 @@ class Chooser:
             name = self.understanding.pattern(head)
             if name is None or not self._intents[name].act:
                 continue
-            if find_codes(rest) or self.understanding.pattern(rest) is not None or TO_SOMEONE_ELSE.search(rest):
+            again = self.understanding.pattern(rest)  # "hallo, guten Tag": the same act twice
+            if again is not None and self._intents[again].act == self._intents[name].act:
+                return name
+            if find_codes(rest) or again is not None or TO_SOMEONE_ELSE.search(rest):
                 return None
             ranked = self.understanding.rank(rest, tools)
             if ranked and ranked[0].kind == "intent" and self._intents[ranked[0].key].act:
