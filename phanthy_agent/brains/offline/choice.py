@@ -61,6 +61,10 @@ TARGET_TIME = re.compile(r"(?<!\bcoming\s)(?<!\bgoing\s)(?<!\bcome\s)(?<!\bgo\s)
                          r"\b(?:to|till|until)\s+(?:the\s+)?(?:\d{1,2}(?::\d{2})?\s*(?:am|pm|o'?clock)?\b|"
                          r"(?:half|quarter)\s+(?:past|to)\b|(?:one|two|three|four|five|six|seven|eight|nine|ten|"
                          r"eleven|twelve|noon|midday)\b(?!\s+(?:tickets?|people|places|seats|of)\b))", re.I)
+# a statement of what the visitor wants, not a question ("I need seven tickets", "we'd like to book")
+WANTS = re.compile(r"^\W*(?:(?:um|uh|so|hi|hello|ok(?:ay)?|right)\W+)*(?:i|we)(?:'d|\s+would)?\s+(?:really\s+)?"
+                   r"(?:like|want|need|wanna)\b(?![^?]*\?\s*$)", re.I)
+WANT_MARGIN = 0.15  # how far below the FAQ's question a wanted request may be
 CLAUSE_END = re.compile(r"[.!?;,]+\s*")  # where a clause ends, for an act said before small talk
 NAMED_WORDS = 6  # an utterance this short that names a place and nothing understood walks there
 SLOT_MARGIN = 0.08  # meanings this close to the best are told apart by the slots the words fill
@@ -158,6 +162,11 @@ class Chooser:
         if ranked[0].kind == "faq" and QUESTION.search(text):
             subject = self.understanding.subject(ranked, text)
             return self._walk_to(subject, text, tools) or subject
+        if ranked[0].kind == "faq" and WANTS.search(text):
+            # "I need seven tickets": a request the words fill, though the FAQ's question sounds nearer
+            wanted = [m for m in ranked if m.kind != "faq" and m.score >= max(self.cfg.accept, ranked[0].score - WANT_MARGIN)
+                      and self.evidence(m, text, tools) > 0]
+            ranked = wanted + [m for m in ranked if m not in wanted] if wanted else ranked
         close = [m for m in ranked if m.score >= ranked[0].score - SLOT_MARGIN]
         said = set(words(self.understanding.normalized(text)))
         names = [i.name for i in self.cfg.intents] + [m.key for m in close if m.kind == "tool"]

@@ -136,7 +136,8 @@ class Policy:
         pattern = self.understanding.pattern(text) or self.chooser.leading_act(text, tools)
         ranked = self.understanding.rank(text, tools)
         # "I'd like to cancel, the reference is 3FG7H" is the booking's, not a stop
-        if self._act_of(pattern, ranked) == "stop" and (pattern is not None or not find_codes(text)):
+        if self._act_of(pattern, ranked) == "stop" and (pattern is not None or not find_codes(text) and
+                                                        not TO_SOMEONE_ELSE.search(text)):
             return Frame("act", self.intents[self._stop_intent()], answer="stop", since=index,
                          cancel=self._running(segs, request))
         if prev is not None and prev.kind == "request":
