@@ -99,7 +99,8 @@ SETS = {"original": "paraphrases.yaml", "heldout": "paraphrases_heldout.yaml", "
         "blind28": "paraphrases_blind28.yaml", "blind29": "paraphrases_blind29.yaml",
         "blind30": "paraphrases_blind30.yaml", "blind31": "paraphrases_blind31.yaml",
         "blind32": "paraphrases_blind32.yaml", "blind33": "paraphrases_blind33.yaml",
-        "blind34": "paraphrases_blind34.yaml", "blind35": "paraphrases_blind35.yaml"}
+        "blind34": "paraphrases_blind34.yaml", "blind35": "paraphrases_blind35.yaml",
+        "blind36": "paraphrases_blind36.yaml", "blind37": "paraphrases_blind37.yaml"}
 
 
 def load_set(name, brain):
