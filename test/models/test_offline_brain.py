@@ -414,7 +414,8 @@ def test_a_place_and_a_direction_alone_walk_there(brain, text, place):
                                   # errands and elsewhere
                                   "fix the wifi on my tablet please", "cancel my doctor appointment on friday",
                                   "could you hold my coat while I go to the cafe", "who would win, a T rex or a shark",
-                                  "where are the toilets at the station"])
+                                  "where are the toilets at the station", "then he told her to forget it",
+                                  "what time does lidl close"])
 def test_talk_and_errands_that_share_the_museums_words_are_not_acted_on(brain, text):
     ex = museum()
     converse(brain, ex, [text])
@@ -508,3 +509,10 @@ def test_thanks_said_first_then_small_talk_is_thanks_but_a_request_after_it_is_t
     ex = museum(walk_s=1.0)
     converse(brain, ex, ["thanks, where is the cafe?"])
     assert [c.args for c in ex.calls("navigate_to")] == [{"place": "cafe"}]
+
+
+def test_a_statement_of_what_the_visitor_wants_is_the_request_not_the_faq_answer(brain):
+    ex = museum()
+    converse(brain, ex, ["I would like to book some tickets please"])
+    [reply] = said(ex)
+    assert reply not in FAQ_ANSWERS and reply.endswith("?"), reply  # it asks what the booking needs

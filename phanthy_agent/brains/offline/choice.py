@@ -162,14 +162,15 @@ class Chooser:
         if ranked[0].kind == "faq" and QUESTION.search(text):
             subject = self.understanding.subject(ranked, text)
             return self._walk_to(subject, text, tools) or subject
+        said = set(words(self.understanding.normalized(text)))
+        names = [i.name for i in self.cfg.intents] + [m.key for m in ranked if m.kind == "tool"]
         if ranked[0].kind == "faq" and WANTS.search(text):
-            # "I need seven tickets": a request the words fill, though the FAQ's question sounds nearer
+            # "I need seven tickets", "I'd like to book tickets": a request the words fill or name,
+            # though the FAQ's question sounds nearer
             wanted = [m for m in ranked if m.kind != "faq" and m.score >= max(self.cfg.accept, ranked[0].score - WANT_MARGIN)
-                      and self.evidence(m, text, tools) > 0]
+                      and (self.evidence(m, text, tools) > 0 or self._verb(m, names) in said)]
             ranked = wanted + [m for m in ranked if m not in wanted] if wanted else ranked
         close = [m for m in ranked if m.score >= ranked[0].score - SLOT_MARGIN]
-        said = set(words(self.understanding.normalized(text)))
-        names = [i.name for i in self.cfg.intents] + [m.key for m in close if m.kind == "tool"]
         named = {m.key: self._verb(m, names) in said for m in close}
         best = max(close, key=lambda m: (self.evidence(m, text, tools), named[m.key], m.score))
         if best.kind != "faq" and ASKS_WHETHER.search(text) and self._place_slots(best, tools):
