@@ -100,7 +100,8 @@ SETS = {"original": "paraphrases.yaml", "heldout": "paraphrases_heldout.yaml", "
         "blind30": "paraphrases_blind30.yaml", "blind31": "paraphrases_blind31.yaml",
         "blind32": "paraphrases_blind32.yaml", "blind33": "paraphrases_blind33.yaml",
         "blind34": "paraphrases_blind34.yaml", "blind35": "paraphrases_blind35.yaml",
-        "blind36": "paraphrases_blind36.yaml", "blind37": "paraphrases_blind37.yaml"}
+        "blind36": "paraphrases_blind36.yaml", "blind37": "paraphrases_blind37.yaml",
+        "blind38": "paraphrases_blind38.yaml", "blind39": "paraphrases_blind39.yaml"}
 
 
 def load_set(name, brain):

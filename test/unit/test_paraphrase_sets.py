@@ -24,7 +24,8 @@ APART = {name: heldout_cases(ROOT / "bench" / f"paraphrases_{name}.yaml", [e.id 
                       "blind10", "blind11", "blind12", "blind13", "blind14", "blind15", "blind16", "blind17",
                       "blind18", "blind19", "blind20", "blind21", "blind22", "blind23", "blind24", "blind25",
                       "blind26", "blind27", "blind28", "blind29", "blind30", "blind31",
-                      "blind32", "blind33", "blind34", "blind35", "blind36", "blind37")}
+                      "blind32", "blind33", "blind34", "blind35", "blind36", "blind37",
+                      "blind38", "blind39")}
 HELDOUT = APART["heldout"]
 ORIGINAL = original_cases(ROOT / "bench" / "paraphrases.yaml")
 
