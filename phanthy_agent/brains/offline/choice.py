@@ -48,7 +48,7 @@ WORLD_FACT = re.compile(
     r"further|farther|better|worse)\s+than\b|\bwhich\s+(?:is|was|one\s+is)\s+(?:the\s+)?\w+(?:er|est)\b|"
     r"\bhow\s+many\s+\w+\s+(?:are|is|were|was|do|does|did|has|have|had)\b|"
     r"^\W*how\s+(?:do|does|did)\s+(?!(?:i|we|you|u|my|our|your|me|us|it|this|that|they|one)\b)\w+|"
-    r"\b(?:was|were)\s+(?:a|an)\s+\w+|\bwho\s+would\s+win\b", re.I)
+    r"\b(?:was|were)\s+(?:a|an)\s+\w+|\bwho\s+would\s+win\b|\bhow\s+long\s+(?:does|did|would|will)\s+it\s+take\s+to\s+\w+\s+to\b", re.I)
 VENUE_SERVICE = re.compile(
     r"\b(?:you|your|u|here|museum|tickets?|seats?|places|spaces|spots|tours?|bookings?|reservations?|refunds?|"
     r"members?|membership|wifi|lifts?|elevators?|toilets?|cafe|shop|gallery|galleries|hall|exhibits?|"
@@ -80,7 +80,7 @@ ASKED_FOR = re.compile(r"\b(?:can|could|would|will)\s+you\b|\bfor\s+me\b", re.I)
 # said to someone else: "Mum, I'm starving", "daddy look, a robot!" (not "dad needs the loo")
 TO_SOMEONE_ELSE = re.compile(
     r"^\W*(?:oh\s+)?(?:mum|mummy|mom|mommy|mam|dad|daddy|papa|kids|children|guys|grandma|granny|nana|grandpa|"
-    r"grandad|granddad|darling|honey|sweetie)\b(?!\W*(?:needs|wants|is|has|says|can't|cannot|doesn't|uses|would|"
+    r"grandad|granddad|darling|honey|sweetie)\b(?!\s*(?:needs|wants|is|has|says|can't|cannot|doesn't|uses|would|"
     r"and|s|'s|uses|isn't|hasn't)\b)"
     # visitors talking among themselves or about the robot: "did you lock the car?", "shall we get the
     # bus home?", "she said Tuesday", "I told you we should've come earlier", "this robot is so weird"
@@ -93,7 +93,10 @@ TO_SOMEONE_ELSE = re.compile(
     r"|,\s*(?:sweetie|sweetheart|darling|honey)\W*$|^\W*(?:(?:ok|okay|right|alright|come\s+on)\W+)?"
     r"(?:everyone|everybody|guys|kids)\b(?!.*\b(?:robot|can\s+you|could\s+you)\b)|"
     r"\bi(?:'ll|\s+will)\s+(?:call|ring|phone|text|message)\s+(?:you|him|her|them)\b|\bor\s+did\s+(?:i|you|we)\b|"
-    r"\b(?:she|he)(?:'s|\s+has|\s+is)\s+(?:still|been)\b(?!\s+(?:\w+\s+)?(?:lost|missing|gone|hurt|sick|ill|stuck)\b)|\b\w+'s\s+still\s+(?:in|at)\b|\bi'?ll\s+sort\s+it\b", re.I)
+    r"\b(?:she|he)(?:'s|\s+has|\s+is)\s+(?:still|been)\b(?!\s+(?:\w+\s+)?(?:lost|missing|gone|hurt|sick|ill|stuck)\b)|\b\w+'s\s+still\s+(?:in|at)\b|\bi'?ll\s+sort\s+it\b"
+    # a child told off, the robot looked at, a remark that asks for agreement ("the tour was good, wasn't it")
+    r"|\bstop\s+(?:pushing|fighting|shoving|hitting|kicking|running|shouting|touching|whining|moaning)\b|"
+    r"\blook\s+at\s+(?:the|that|this)\s+robot\b|\brobot\s+thing\b|\b(?:wasn'?t|isn'?t|weren'?t|aren'?t)\s+(?:it|they|there)\W*$", re.I)
 
 
 class Chooser:
