@@ -11,6 +11,7 @@ and `wait_for_actions` after a driver call so the outcome is read at the next st
 
 from __future__ import annotations
 
+import gc
 import itertools
 import json
 import logging
@@ -49,6 +50,9 @@ class OfflineBrain:
         self.understanding = Understanding(self.cfg, self.faq, encoder)
         self.policy = Policy(self.cfg, self.faq, self.understanding, speak_tool)
         self._ids = itertools.count(1)
+        # what was just loaded lives as long as the process: kept out of the collector's full
+        # passes, which otherwise scanned it every few hundred steps (a 40-50 ms step; bench/README.md)
+        gc.freeze()
 
     @classmethod
     def from_files(cls, intents_path: Union[str, pathlib.Path], faq_path: Union[str, pathlib.Path],

@@ -21,19 +21,19 @@ Pure: no ROS, no model."""
 
 from __future__ import annotations
 
+import functools
 import re
-from typing import Iterable, List, Optional, Pattern, Sequence
+from typing import Iterable, List, Optional, Pattern, Sequence, Tuple
 
 READ_CHARS = 1500  # characters of an utterance read (what the encoder reads, about 256 tokens)
 
 
 class Elsewhere:
     def __init__(self, words: Sequence[str], world: Iterable[str]):
-        world_text = " ".join(str(t).lower().replace("_", " ") for t in world)
         wanted = sorted({" ".join(w.lower().split()) for w in words if w and w.strip()}, key=len, reverse=True)
-        # a word of the venue's own files is the venue's (one pass over them, then each match's word)
-        used = {" ".join(m.group(0).lower().split()) for m in phrase_pattern(wanted).finditer(world_text)} \
-            if wanted else set()
+        # a word of the venue's own files is the venue's (each text read once per process: a new
+        # tool set reads only its own texts)
+        used = set().union(*(_used(tuple(wanted), str(t)) for t in world)) if wanted else set()
         self._patterns = {w: phrase_pattern([w]) for w in wanted}
         self.in_scope = [w for w in wanted if any(self._patterns[w].search(u) for u in used)]
         self.words = [w for w in wanted if w not in self.in_scope]
@@ -59,9 +59,21 @@ def _asked(text: str) -> str:
     return REASON.sub(" ", text[:READ_CHARS])
 
 
+@functools.lru_cache(maxsize=8192)
+def _used(wanted: Tuple[str, ...], text: str) -> frozenset:
+    """The words of `wanted` that `text` uses."""
+    said = text.lower().replace("_", " ")
+    return frozenset(" ".join(m.group(0).lower().split()) for m in phrase_pattern(wanted).finditer(said))
+
+
 def phrase_pattern(words: Sequence[str]) -> Pattern:
     """Whole words, any spacing between a phrase's words, an optional plural ending
-    ("buses", "libraries")."""
+    ("buses", "libraries"). Compiled once per list (a new tool set builds its lists again)."""
+    return _compiled(tuple(words))
+
+
+@functools.lru_cache(maxsize=1024)
+def _compiled(words: Tuple[str, ...]) -> Pattern:
     def one(word: str) -> str:
         *head, last = word.split()
         if re.search(r"[^aeiou]y$", last):

@@ -101,6 +101,7 @@ class Understanding:
             [f"{phrase} {c.display}" for i in cfg.intents for c in i.slots.values() for phrase in c.aliases]
         rows += [("elsewhere", "", t) for t in cfg.out_of_scope]
         self._static = _Rows(rows, encoder)
+        self._static.elsewhere = Elsewhere(cfg.elsewhere_words, self._world)  # read the files' words once
 
     # --- ranking -------------------------------------------------------------------------------
     def pattern(self, text: str) -> Optional[str]:
@@ -301,8 +302,8 @@ class Understanding:
         if rows is None:
             rows = _Rows(self._tool_examples(tools), self.encoder)
             rows.elsewhere = Elsewhere(self.cfg.elsewhere_words, self._world + rows.texts + _enums(tools))
-            if len(self._tool_rows) > 8:
-                self._tool_rows.clear()
+            if len(self._tool_rows) > 8:  # the oldest tool set goes
+                self._tool_rows.pop(next(iter(self._tool_rows)))
             self._tool_rows[key] = rows
         return rows
 
