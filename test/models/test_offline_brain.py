@@ -517,3 +517,25 @@ def test_a_statement_of_what_the_visitor_wants_is_the_request_not_the_faq_answer
     converse(brain, ex, ["I would like to book some tickets please"])
     [reply] = said(ex)
     assert reply not in FAQ_ANSWERS and reply.endswith("?"), reply  # it asks what the booking needs
+
+
+@pytest.mark.parametrize("text", ["sing us a song, robot", "tell me a joke, robot", "are you single robot",
+                                  "you're such a sweet little robot", "robots are going to rule the world one day",
+                                  # a child's own things and family, a meeting arranged on the phone
+                                  "zip your jacket up, it's freezing out there", "where did your grandad get to",
+                                  "I'll meet you by the car in ten"])
+def test_small_talk_about_the_robot_or_to_a_child_is_not_an_act_or_an_answer(brain, text):
+    ex = museum()
+    converse(brain, ex, [text])
+    assert said(ex) == [brain.cfg.fallback]
+
+
+@pytest.mark.parametrize("text, intent", [("what sort of questions can I put to you?", "help"),
+                                          ("hiya robot, nice to meet you", "greeting")])
+def test_an_act_with_its_cue_words_is_still_understood_by_meaning(brain, text, intent):
+    assert brain.policy.understanding.pattern(text) is None  # by meaning, not by a pattern
+    ex = museum()
+    converse(brain, ex, [text])
+    [reply] = said(ex)
+    assert reply != brain.cfg.fallback
+    assert (intent == "greeting") == (reply == next(i.say for i in brain.cfg.intents if i.name == "greeting"))

@@ -142,6 +142,7 @@ def test_the_conversation_is_read_back_with_outcomes():
     ({"intents": [{"name": "x", "tool": "a"}]}, "give patterns or examples"),
     ({"templates": {"nope": "x"}}, "unknown templates"),
     ({"acept": 0.5}, "acept"),
+    ({"intents": [{"name": "x", "act": "help", "examples": ["x"], "cues": "(can"}]}, "intent 'x': bad regex"),
 ])
 def test_a_bad_intents_file_is_a_clear_error(intents, message):
     with pytest.raises(ValueError, match=message):

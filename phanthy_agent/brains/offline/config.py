@@ -26,7 +26,9 @@ An intent: `name`; `act` (a conversation act: stop, greeting, thanks, goodbye, h
 `tool` (a driver tool) or `steps` (tools run in order, each filled from the utterance and the
 results before it: a change of booking is [cancel_booking, book_tickets]); `patterns`
 (regexes over the whole utterance, tried before meaning); `examples` (phrasings: the meaning
-matcher's data); `label` (for "did you mean ..."); `capability` (the phrase in "what can you
+matcher's data); `cues` (a regex some words of which an utterance must have to be
+understood as this intent by meaning alone, not by a pattern: the encoder places small talk
+about the robot near "what can you do?"); `label` (for "did you mean ..."); `capability` (the phrase in "what can you
 do"); `say` (said before an acting tool: "Certainly, follow me to {place}."); `done` (said
 after the last tool succeeded, with its arguments and result fields); `item` (how `{items}` in
 `done` says each entry of a listed result); `ask` ({param: question});
@@ -83,6 +85,7 @@ class Intent(pydantic.BaseModel):
     steps: List[str] = []
     patterns: List[str] = []
     examples: List[str] = []
+    cues: str = ""
     label: str = ""
     capability: str = ""
     say: str = ""
@@ -102,6 +105,11 @@ class Intent(pydantic.BaseModel):
             raise ValueError(f"intent {self.name!r}: act must be one of {ACTS}")
         if not self.patterns and not self.examples and self.act not in ("yes", "no"):
             raise ValueError(f"intent {self.name!r}: give patterns or examples")
+        for regex in self.patterns + ([self.cues] if self.cues else []):
+            try:
+                re.compile(regex)
+            except re.error as exc:
+                raise ValueError(f"intent {self.name!r}: bad regex {regex!r}: {exc}") from None
         return self
 
     @property

@@ -85,6 +85,7 @@ class Understanding:
     def __init__(self, cfg: IntentsFile, faq: Sequence[FaqEntry], encoder=None):
         self.cfg, self.faq, self.encoder = cfg, list(faq), encoder
         self._patterns = [(i.name, [re.compile(p, re.I) for p in i.patterns]) for i in cfg.intents]
+        self._cues = {i.name: re.compile(i.cues, re.I) for i in cfg.intents if i.cues}
         self._faq_patterns = [(n, [re.compile(p, re.I) for p in e.patterns]) for n, e in enumerate(self.faq) if e.patterns]
         self._synonyms = {k.lower(): v for k, v in cfg.synonyms.items()}
         self._synonym = phrase_pattern(list(self._synonyms)) if self._synonyms else None
@@ -173,8 +174,10 @@ class Understanding:
             log.info("offline: %r is out of scope (like %r, %.2f)", text, ranked[0].example, ranked[0].score)
             return []
         intents = {i.name: i for i in self.cfg.intents}
-        # an intent for tools that are not there now is ranked, and answered honestly (missing_tool)
-        return [m for m in ranked if m.kind not in ("intent", "elsewhere") or m.key in intents]
+        # an intent for tools that are not there now is ranked, and answered honestly (missing_tool);
+        # one whose cue words are not said is not ("tell us a joke, robot" is not "what can you do?")
+        return [m for m in ranked if m.kind not in ("intent", "elsewhere") or m.key in intents and
+                (m.key not in self._cues or self._cues[m.key].search(text))]
 
     def normalized(self, text: str) -> str:
         """`normalized` with the intents file's synonyms ("scrap my booking" -> "cancel my booking"),
