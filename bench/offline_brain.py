@@ -101,7 +101,11 @@ SETS = {"original": "paraphrases.yaml", "heldout": "paraphrases_heldout.yaml", "
         "blind32": "paraphrases_blind32.yaml", "blind33": "paraphrases_blind33.yaml",
         "blind34": "paraphrases_blind34.yaml", "blind35": "paraphrases_blind35.yaml",
         "blind36": "paraphrases_blind36.yaml", "blind37": "paraphrases_blind37.yaml",
-        "blind38": "paraphrases_blind38.yaml", "blind39": "paraphrases_blind39.yaml"}
+        "blind38": "paraphrases_blind38.yaml", "blind39": "paraphrases_blind39.yaml",
+        "blind40": "paraphrases_blind40.yaml",
+        "blind41": "paraphrases_blind41.yaml",
+        "blind42": "paraphrases_blind42.yaml",
+        "blind43": "paraphrases_blind43.yaml"}
 
 
 def load_set(name, brain):

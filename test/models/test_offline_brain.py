@@ -523,7 +523,10 @@ def test_a_statement_of_what_the_visitor_wants_is_the_request_not_the_faq_answer
                                   "you're such a sweet little robot", "robots are going to rule the world one day",
                                   # a child's own things and family, a meeting arranged on the phone
                                   "zip your jacket up, it's freezing out there", "where did your grandad get to",
-                                  "I'll meet you by the car in ten"])
+                                  "I'll meet you by the car in ten",
+                                  # no words of parting or greeting: said on the phone, about the day
+                                  "yeah we're at the museum now we'll be back by five",
+                                  "honestly the traffic this morning was a nightmare"])
 def test_small_talk_about_the_robot_or_to_a_child_is_not_an_act_or_an_answer(brain, text):
     ex = museum()
     converse(brain, ex, [text])
@@ -539,3 +542,36 @@ def test_an_act_with_its_cue_words_is_still_understood_by_meaning(brain, text, i
     [reply] = said(ex)
     assert reply != brain.cfg.fallback
     assert (intent == "greeting") == (reply == next(i.say for i in brain.cfg.intents if i.name == "greeting"))
+
+
+@pytest.mark.parametrize("text, intent", [("I do appreciate it, thank you kindly for your trouble.", "thanks"),
+                                          ("appreciate it fam", "thanks"), ("peace out", "goodbye")])
+def test_thanks_or_goodbye_with_their_words_is_taken_though_the_meaning_is_less_sure(brain, text, intent):
+    assert brain.policy.understanding.pattern(text) is None  # by meaning, below `accept`
+    ex = museum()
+    converse(brain, ex, [text])
+    assert said(ex) == [next(i.say for i in brain.cfg.intents if i.name == intent)]
+    assert not ex.calls("navigate_to")
+
+
+@pytest.mark.parametrize("text", ["swap my tour to the one o'clock dinosaur one please",
+                                  "reschedule our booking to one o'clock please",
+                                  "we booked a tour but the kids aren't ready, can you move it to the one o'clock "
+                                  "dinosaur tour?"])
+def test_a_move_is_named_by_its_verb_and_keeps_the_bookings_own_party(brain, text):
+    """Though the words fill a new booking as well; "the dinosaur one" and "a tour" count no one."""
+    ex = museum()
+    converse(brain, ex, [text, "Ada Lovelace, K7P2QD"])
+    [cancel], [booking] = ex.calls("cancel_booking"), ex.calls("book_tickets")
+    assert cancel.args == {"name": "Ada Lovelace", "code": "K7P2QD"} and cancel.t < booking.t
+    assert booking.args == {"tour_id": "dinosaurs-1300", "tickets": 2, "name": "Ada Lovelace"}
+
+
+def test_a_move_to_a_time_no_tour_has_asks_which_tour_not_the_same_one_again(brain):
+    ex = museum()
+    converse(brain, ex, ["reschedule our booking to half one please", "Ada Lovelace, K7P2QD"])
+    assert said(ex)[-1].startswith("Which one:") and not ex.calls("book_tickets")
+    ex = museum()
+    converse(brain, ex, ["reschedule our booking to half one please", "Ada Lovelace, K7P2QD", "the one o'clock one"])
+    [booking] = ex.calls("book_tickets")
+    assert booking.args == {"tour_id": "dinosaurs-1300", "tickets": 2, "name": "Ada Lovelace"}

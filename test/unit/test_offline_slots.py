@@ -78,6 +78,11 @@ def test_a_time_or_a_code_is_not_also_a_count():
     ("look up member em seven seven three one five", ["M77315"]), ("is 4 0 2 2", ["4022"]),
     ("my number's m eight eight one four six", ["M88146"]), ("the reference is a b one one two two", ["AB1122"]),
     ("please move booking kl 1187", ["KL1187"]), ("ref is hp-2046", ["HP-2046"]),
+    # letters said as the words that sound like them, inside a code, and w said in two words
+    ("i've got a code tee are eight one zero three", ["TR8103"]), ("check booking zed why three three six two", ["ZY3362"]),
+    ("the code is double u kay five three oh one", ["WK5301"]), ("code double-u oh four four five two", ["WO4452"]),
+    ("Schmidt, oh ar six six two seven", ["OR6627"]), ("reservation ay ell seven seven two four", ["AL7724"]),
+    ("it's k l 5 5 9 0 are you able to check", ["KL5590"]), ("why three tickets", []), ("code is oh one two", []),
 ])
 def test_codes(text, codes):
     assert [m.value for m in find_codes(text)] == codes
@@ -106,6 +111,19 @@ def test_codes(text, codes):
 ])
 def test_names(text, names):
     assert [m.value for m in find_names(text)] == names
+
+
+@pytest.mark.parametrize("text, names", [
+    ("Hello, I have booking. Kowalski, code G H eight eight one zero.", ["Kowalski"]),
+    ("Check my reservation: Harrington, XR 5502.", ["Harrington"]),
+    ("refund the tour please. Schmidt, oh ar six six two seven.", ["Schmidt"]),
+    ("Move booking QD-5027 to half twelve.", []), ("Thanks, code AB1234", []),
+    ("three tickets name of wozniak for the space tour", ["Wozniak"]),
+    ("pull up the reservation for sandhu booking ref k l 5 5 9 0", ["Sandhu"]),
+    ("i booked under mcgregor", ["McGregor"]), ("one name's mcallister", ["McAllister"]),
+])
+def test_a_name_said_with_a_code_in_any_spelling(text, names):
+    assert [m.value for m in find_names(text, find_codes(text))] == names
 
 
 @pytest.mark.parametrize("text, value", [

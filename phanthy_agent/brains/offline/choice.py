@@ -17,7 +17,7 @@ Pure: no ROS, no model of its own.
 from __future__ import annotations
 
 import re
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 from .config import IntentsFile
 from .slots import Slot, fill, request_slots
@@ -59,7 +59,7 @@ BARE_FILLER = {"please", "the", "a", "an", "um", "uh", "erm", "ok", "okay", "hi"
 # a time the visitor wants something moved to ("to 11:30", "to half past two", "back to three")
 TARGET_TIME = re.compile(r"(?<!\bcoming\s)(?<!\bgoing\s)(?<!\bcome\s)(?<!\bgo\s)(?<!\bget\s)"
                          r"\b(?:to|till|until)\s+(?:the\s+)?(?:\d{1,2}(?::\d{2})?\s*(?:am|pm|o'?clock)?\b|"
-                         r"(?:half|quarter)\s+(?:past|to)\b|(?:one|two|three|four|five|six|seven|eight|nine|ten|"
+                         r"(?:half|quarter)\s+(?:past|to)\b|half\s+(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b|(?:one|two|three|four|five|six|seven|eight|nine|ten|"
                          r"eleven|twelve|noon|midday)\b(?!\s+(?:tickets?|people|places|seats|of)\b))", re.I)
 # a statement of what the visitor wants, not a question ("I need seven tickets", "we'd like to book")
 WANTS = re.compile(r"^\W*(?:(?:um|uh|so|hi|hello|ok(?:ay)?|right)\W+)*(?:i|we)(?:'d|\s+would)?\s+(?:really\s+)?"
@@ -175,11 +175,11 @@ class Chooser:
             # "I need seven tickets", "I'd like to book tickets": a request the words fill or name,
             # though the FAQ's question sounds nearer
             wanted = [m for m in ranked if m.kind != "faq" and m.score >= max(self.cfg.accept, ranked[0].score - WANT_MARGIN)
-                      and (self.evidence(m, text, tools) > 0 or self._verb(m, names) in said)]
+                      and (self.evidence(m, text, tools) > 0 or self._verbs(m, names) & said)]
             ranked = wanted + [m for m in ranked if m not in wanted] if wanted else ranked
         close = [m for m in ranked if m.score >= ranked[0].score - SLOT_MARGIN]
-        named = {m.key: self._verb(m, names) in said for m in close}
-        best = max(close, key=lambda m: (self.evidence(m, text, tools), named[m.key], m.score))
+        named = {m.key: bool(self._verbs(m, names) & said) for m in close}
+        best = max(close, key=lambda m: (named[m.key] and sum(named.values()) == 1, self.evidence(m, text, tools), named[m.key], m.score))
         if best.kind != "faq" and ASKS_WHETHER.search(text) and self._place_slots(best, tools):
             # "are the toilets free to use?", "is there a gender neutral loo?": answered, not walked to
             best = next((m for m in ranked if m.kind == "faq" and m.score >= best.score - SLOT_MARGIN), best)
@@ -190,15 +190,16 @@ class Chooser:
         best = self.understanding.subject(ranked[ranked.index(best):], text) if best.kind == "faq" else best
         return self._walk_to(best, text, tools) or best
 
-    @staticmethod
-    def _verb(meaning: Meaning, names: List[str]) -> str:
-        """The word a request is named by ("cancel" of `cancel`, "refund" of `refund_booking`),
-        if no other name (`names`) has it ("booking" names several): said, it tells
-        requests the words fill equally well apart ("cancel the dinosaur tour I booked, code ...,
-        name ..." is no move, though the encoder puts it nearer one)."""
+    def _verbs(self, meaning: Meaning, names: List[str]) -> Set[str]:
+        """The words a request is named by: the first of its name ("cancel" of `cancel`,
+        "refund" of `refund_booking`), if no other name (`names`) has it ("booking" names
+        several), and its intent's `verbs` ("move", "switch" of a change of booking): said, they
+        tell requests the words fill equally well apart ("cancel the dinosaur tour I booked,
+        code ..., name ..." is no move, though the encoder puts it nearer one)."""
         named = words(meaning.key) if meaning.kind in ("intent", "tool") else []
         others = {w for key in names if key != meaning.key for w in words(key)}
-        return named[0] if named and named[0] not in others else ""
+        intent = self._intents.get(meaning.key) if meaning.kind == "intent" else None
+        return ({named[0]} if named and named[0] not in others else set()) | set(intent.verbs if intent else [])
 
     def bare_place(self, text: str, tools: Dict[str, dict]) -> Optional[Meaning]:
         """An utterance that is a place and nothing else ("space gallery", "gift shop?", "the loo

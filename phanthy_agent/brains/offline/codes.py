@@ -25,7 +25,11 @@ DIGIT_WORDS["oh"] = "0"
 # letters said by their names, where the name is no English word ("em seven seven ...")
 LETTER_NAMES = {"aitch": "h", "cee": "c", "cue": "q", "dee": "d", "ef": "f", "el": "l", "em": "m", "en": "n",
                 "ess": "s", "ex": "x", "gee": "g", "jay": "j", "kay": "k", "pee": "p", "ar": "r", "tee": "t",
-                "vee": "v", "zed": "z", "zee": "z"}
+                "vee": "v", "zed": "z", "zee": "z", "ay": "a", "ell": "l"}
+# letters said as the words that sound like them ("tee are", "zed why", "jay why"), read as letters only
+# inside a code already begun, never to start one
+SOUNDALIKE_LETTERS = {"are": "r", "why": "y", "you": "u", "u": "u", "bee": "b", "see": "c", "sea": "c", "eye": "i",
+                      "queue": "q", "tea": "t", "pea": "p", "oh": "o"}
 SPOKEN_DASH = {"dash", "hyphen"}
 # two-letter words, which do not start a code ("is 4 0 2 2"); any other pair may ("LM 4 0 2 2", "mn 1 2 7 0")
 _WORD_PAIRS = {"is", "it", "in", "on", "at", "to", "my", "me", "we", "us", "an", "as", "be", "by", "do", "go", "he",
@@ -33,6 +37,10 @@ _WORD_PAIRS = {"is", "it", "in", "on", "at", "to", "my", "me", "we", "us", "an",
 _SPOKEN_TOKEN = re.compile(r"(?<![A-Za-z0-9'])(?:[A-Za-z]+(?:-[A-Za-z]+)?|\d+)(?![A-Za-z0-9'])")
 _SPOKEN_GAP = re.compile(r"(?=[^\s,]*[\s,])[\s,.-]+")  # a space or a comma: "HP-2046" is written, not spoken
 _LETTERS_DIGITS = re.compile(r"(?<![\w-])([A-Z]{1,3})\s+(\d{3,6})(?![\w-])")
+
+
+def _code_char(word: str) -> bool:
+    return bool(NATO.get(word) or DIGIT_WORDS.get(word) or LETTER_NAMES.get(word) or len(word) == 1 or word.isdigit())
 
 
 def _spoken_codes(text: str) -> List[Mention]:
@@ -56,13 +64,31 @@ def _spoken_codes(text: str) -> List[Mention]:
         run.clear()
 
     position = 0
-    for m in _SPOKEN_TOKEN.finditer(text):
+    tokens = list(_SPOKEN_TOKEN.finditer(text))
+    for index, m in enumerate(tokens):
         word = m.group(0).lower()
         if word in SPOKEN_DASH and run:
             position = m.end()  # "m dash six two zero zero three"
             continue
-        char = NATO.get(word) or DIGIT_WORDS.get(word) or LETTER_NAMES.get(word) or \
-            (word if len(word) == 1 or word.isdigit() else None)
+        following = tokens[index + 1].group(0).lower() if index + 1 < len(tokens) else ""
+        if word == "double" and following in ("u", "you") and _SPOKEN_GAP.fullmatch(text[m.end():tokens[index + 1].start()]):
+            continue  # "double u kay ...": the letter w, said in two words
+        if word in ("double-u", "double-you") or (word in ("u", "you") and index and
+                                                  tokens[index - 1].group(0).lower() == "double"):
+            char = "w"
+        elif word == "oh":
+            # "oh" is the letter o next to a letter ("oh ar six", "double-u oh four"), else the digit 0
+            after = following if following in SOUNDALIKE_LETTERS else \
+                (NATO.get(following) or DIGIT_WORDS.get(following) or LETTER_NAMES.get(following) or following)
+            before = run[-1][0] if run and _SPOKEN_GAP.fullmatch(text[position:m.start()]) else ""
+            letter_next = bool(after) and after[:1].isalpha() and following not in _WORD_PAIRS
+            char = "o" if (before.isalpha() or (not before and letter_next)) else "0"
+        else:
+            char = NATO.get(word) or DIGIT_WORDS.get(word) or LETTER_NAMES.get(word) or \
+                (word if len(word) == 1 or word.isdigit() else None)
+        if char is None and word in SOUNDALIKE_LETTERS and run and _SPOKEN_GAP.fullmatch(text[position:m.start()]) \
+                and _code_char(following):
+            char = SOUNDALIKE_LETTERS[word]  # "tee are eight one ...", "zed why three ...", not "... 9 0 are you"
         if char is None and len(word) == 2 and word.isalpha() and word not in _WORD_PAIRS:
             close()
             char = word  # a letter pair starts a code ("LM 4 0 2 2")

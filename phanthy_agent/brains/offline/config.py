@@ -28,7 +28,10 @@ results before it: a change of booking is [cancel_booking, book_tickets]); `patt
 (regexes over the whole utterance, tried before meaning); `examples` (phrasings: the meaning
 matcher's data); `cues` (a regex some words of which an utterance must have to be
 understood as this intent by meaning alone, not by a pattern: the encoder places small talk
-about the robot near "what can you do?"); `label` (for "did you mean ..."); `capability` (the phrase in "what can you
+about the robot near "what can you do?"; a greeting, thanks or goodbye with its cue words said is
+accepted from `suggest`, since a "you're welcome" to a thanks is harmless and "did you mean
+thanks?" absurd); `verbs` (words that, said, name this request among others the words fill as well: "move",
+"switch" for a change of booking; the first word of the intent's name is one); `label` (for "did you mean ..."); `capability` (the phrase in "what can you
 do"); `say` (said before an acting tool: "Certainly, follow me to {place}."); `done` (said
 after the last tool succeeded, with its arguments and result fields); `item` (how `{items}` in
 `done` says each entry of a listed result); `ask` ({param: question});
@@ -86,6 +89,7 @@ class Intent(pydantic.BaseModel):
     patterns: List[str] = []
     examples: List[str] = []
     cues: str = ""
+    verbs: List[str] = []
     label: str = ""
     capability: str = ""
     say: str = ""

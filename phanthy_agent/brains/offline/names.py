@@ -17,7 +17,9 @@ NAME_STOP = {"I", "Im", "My", "The", "A", "An", "Hi", "Hello", "Hey", "Thanks", 
              "Take", "Tell", "Show", "Now", "Then", "Try", "Code", "Booking", "Ignore", "You", "We",
              "Our", "It", "That", "This", "There", "Here", "Oh", "Well", "Also", "Just", "Refund",
              "Two", "Three", "One", "Four", "Five", "Mr", "Mrs", "Ms", "Dr", "Museum", "My", "Name",
-             "Surname", "Ref", "Reference", "Member", "Hmm", "Um", "Uh"}
+             "Surname", "Ref", "Reference", "Member", "Hmm", "Um", "Uh", "Move", "Change", "Check", "Swap",
+             "Switch", "Reschedule", "Rebook", "Find", "Look", "Scrap", "Confirm", "Give", "Get", "Put", "Sign",
+             "Reserve", "Pull", "Expenses", "Er", "Erm"}
 
 # a capitalized word, with the capitals and joins names have: O'Brien, Al-Sayed, McDonald
 _UPPER, _LOWER = "A-ZÀ-ÖØ-Þ", "a-zß-öø-ÿ"  # with the accented letters of names ("Hans Müller")
@@ -32,16 +34,28 @@ _NAME_CUES = [re.compile(p + _NAME) for p in (
 # a name a recognizer wrote in lowercase, after a cue no other word follows ("name dubois", "surname
 # svensson"); and a possessive before the booking ("Chen's booking")
 _LOWER_WORD = r"[a-zß-öø-ÿ][a-zß-öø-ÿ'-]+"
-_LOWER_NAME = re.compile(rf"\b(?i:(?:my\s+|the\s+)?(?:sur|last\s+|family\s+)?name(?:\s+is|'s)?:?|(?:it'?s\s+|booked\s+)?under"
+_LOWER_NAME = re.compile(rf"\b(?i:(?:my\s+|the\s+)?(?:sur|last\s+|family\s+)?name(?:\s+is|\s+of|'s)?:?|(?:it'?s\s+|booked\s+)?under"
                          rf"(?:\s+the\s+name(?:\s+of)?)?|in\s+the\s+name\s+of)\s+({_LOWER_WORD}(?:\s+(?:al|el|de|da|di|van|von|der|bin|le|la|du)"
                          rf"(?=\s))?(?:\s+{_LOWER_WORD})?)\b"
-                         rf"|\bfor\s+({_LOWER_WORD})(?=\s*(?:[,.!?]|$|\s+(?:please|code|ref|reference)\b))")
+                         rf"|\bfor\s+({_LOWER_WORD})(?=\s*(?:[,.!?]|$|\s+(?:please|code|ref|reference|booking|reservation)\b))")
 _OWNER = re.compile(rf"({_NAME_WORD})'s\s+(?i:booking|reservation|tickets?|tour)\b")
 # a lone name set off at the end ("..., for myself, Priya") or said next to a code ("R4T8WZ
 # Okafor", "Tanaka, D3M7T")
 _CODE_AHEAD = r"(?=\s*,?\s*(?:(?i:code|ref|reference|booking|number)\s+)?(?=[A-Z-]*\d)[A-Z0-9]{2,}(?:-[A-Z0-9]{2,})?\b)"
 _LONE_NAME = re.compile(rf"(?:,\s*|(?<=[A-Z0-9]{{4}})\s+|(?<=[A-Z0-9]{{4}}),\s*)({_NAME_WORD})\W*$"
                         rf"|(?<![\w'])({_NAME_WORD}){_CODE_AHEAD}")
+
+# a lone name said just before a code found in any spelling ("Kowalski, code G H eight eight ...",
+# "Harrington, XR 5502", "Schmidt, oh ar six six ...")
+_NAME_THEN_CODE = re.compile(rf"(?<![\w'])({_NAME_WORD}),?\s*(?:(?i:code|ref|reference|booking|number)\s*)?(?:(?i:is)\s+)?$")
+
+
+def _before_a_code(text: str, codes: Sequence[Mention]) -> List[Mention]:
+    for code in codes:
+        m = _NAME_THEN_CODE.search(text[:code.start])
+        if m and m.group(1) not in NAME_STOP:
+            return [Mention(m.group(1), m.start(1), m.end(1), m.group(0))]
+    return []
 
 
 _NOT_NAMES = {"is", "please", "and", "the", "a", "an", "of", "for", "on", "under", "was", "here", "there", "again",
@@ -55,8 +69,9 @@ _NOT_NAMES = {"is", "please", "and", "the", "a", "an", "of", "for", "on", "under
 
 
 def _titled(word: str) -> str:
-    """A name written in lowercase, capitalized as names are ("o'brien" -> "O'Brien")."""
-    return re.sub(r"(^|['-])([a-zß-öø-ÿ])", lambda m: m.group(1) + m.group(2).upper(), word)
+    """A name written in lowercase, capitalized as names are ("o'brien" -> "O'Brien", "mcgregor" ->
+    "McGregor")."""
+    return re.sub(r"(^[Mm]c|^|['-])([a-zß-öø-ÿ])", lambda m: m.group(1).capitalize() + m.group(2).upper(), word)
 
 
 def find_names(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
@@ -98,6 +113,8 @@ def find_names(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
         if _free(mention, taken):
             found.append(mention)
             break
+    if not found:
+        found += _before_a_code(text, taken)
     if not found:
         for m in _LONE_NAME.finditer(text):
             group = 1 if m.group(1) else 2

@@ -134,7 +134,8 @@ class Planner:
         for slot in slots:
             value = frame.args.get(slot.name)
             if value is None and slot.kind == "source" and slot.required:
-                value, pending = self._from_source(frame, slot, tools, calls, slot.name not in earlier)
+                # a later step names its own entry (a move to the tour it names), asked for if none is
+                value, pending = self._from_source(frame, slot, tools, calls, True)
                 if pending is not None:
                     return args, pending
             if value is None:

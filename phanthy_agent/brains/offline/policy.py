@@ -31,9 +31,10 @@ from .choice import TO_SOMEONE_ELSE, WHERE, Chooser
 from .plan import Frame, Next, Planner
 from .slots import NO, YES, answer, fill, loose_phrase, request_slots
 from .codes import find_codes
-from .values import resolve_enum
+from .values import find_numbers, find_times, resolve_enum
 from .understanding import Meaning, Understanding
 
+SOCIAL_ACTS = ("greeting", "thanks", "goodbye")
 log = logging.getLogger(__name__)
 
 CORRECTION = re.compile(r"^\W*(?:(?:no|nope|sorry|actually|oh|wait|rather|not that|i mean|i meant|"
@@ -245,7 +246,7 @@ class Policy:
         if best is not None and self.chooser.about_the_world(best, text):
             log.info("offline: %r asks about the world, not %s %s: fallback", text, best.kind, best.key)
             return Frame("fallback", since=index, texts=[text])
-        if best is not None and best.score >= self.cfg.accept:
+        if best is not None and (best.score >= self.cfg.accept or self._social(best)):
             return self._frame_for(best, text, index, tools, ranked)
         # not when it is like something the venue does not do ("recommend a restaurant nearby")
         named = self.chooser.named_value(text, tools) if not elsewhere and \
@@ -276,6 +277,11 @@ class Policy:
         frame = Frame("request", intent, list(names), texts=[text], since=index)
         filled = fill(self._slots(frame, tools), text)
         frame.args, frame.problems = dict(filled.args), dict(filled.problems)
+        counts = find_numbers(text, find_times(text) + find_codes(text)) if len(names) > 1 else []
+        if counts and all(m.weak for m in counts):
+            # a move: "we booked a tour" counts nothing; the later steps take the booking's own
+            for slot in self._slots(frame, tools):
+                frame.args.pop(slot.name, None) if slot.kind in ("integer", "number") else None
         enums = [s for s in self._slots(frame, tools) if s.kind == "enum" and s.required]
         for slot in enums:
             if slot.name not in frame.args and REFERENCE.search(text):
@@ -318,6 +324,12 @@ class Policy:
         found = [(self._topic.lower().find(str(v).replace("_", " ")), v) for v in slot.enum]
         found = [(i, v) for i, v in found if i >= 0]
         return min(found)[1] if found else None
+
+    def _social(self, best: Meaning) -> bool:
+        """A greeting, thanks or goodbye understood by meaning with its cue words said ("I do
+        appreciate it, thank you kindly"): accepted from `suggest`, as nothing is done."""
+        intent = self.intents.get(best.key) if best.kind == "intent" else None
+        return intent is not None and intent.act in SOCIAL_ACTS and bool(intent.cues) and best.score >= self.cfg.suggest
 
     def _accepted(self, ranked: List[Meaning], pattern: Optional[str]) -> bool:
         return pattern is not None or bool(ranked and ranked[0].score >= self.cfg.accept)

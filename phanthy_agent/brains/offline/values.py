@@ -104,6 +104,11 @@ _NUMBER = re.compile(r"\b(\d+(?:\.\d+)?|(?:" + "|".join(TENS) + r")(?:[\s-](?:" 
                      + r"))?|" + "|".join(sorted(WORD_VALUES, key=len, reverse=True)) + r")\b", re.I)
 _PRONOUN_ONE = re.compile(r"\b(?:that|this|the|which|each|every|any|no|other|another|first|last|next|same|"
                           r"earlier|later)\s+$", re.I)
+# "the dinosaur one", "the 2 o'clock one please": a pronoun after what it stands for, no count
+_PRONOUN_ONE_AFTER = re.compile(r"\b(?:the|that|this|which)\s+(?:(?!(?:for|with|of|to|at|and|by|in|on|just|only)\b)"
+                                r"[\w']+\s+){1,3}$", re.I)
+_COUNTED = {"ticket", "tickets", "person", "people", "adult", "adults", "child", "children", "kid", "kids", "seat",
+            "seats", "place", "places", "of", "more", "extra", "additional"}
 _UNIT_AFTER = re.compile(r"\s*(?:of\s+)?(?:the\s+)?([a-z]+)", re.I)
 
 
@@ -198,8 +203,9 @@ def find_numbers(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
             continue
         if token in ("a", "an") and unit in ("lot", "bit", "few", "little", "moment", "minute", "second"):
             continue
-        if token == "one" and _PRONOUN_ONE.search(text[:m.start()]):
-            continue  # "that one", "the one at ten": a pronoun
+        if token == "one" and (_PRONOUN_ONE.search(text[:m.start()]) or
+                               (_PRONOUN_ONE_AFTER.search(text[:m.start()]) and unit not in _COUNTED)):
+            continue  # "that one", "the one at ten", "the space one": a pronoun
         mention = Mention(value, m.start(), m.end(), unit, token in ("a", "an"))
         if _free(mention, taken) and _free(mention, found):
             found.append(mention)
