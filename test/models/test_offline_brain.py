@@ -406,7 +406,8 @@ def test_a_place_and_a_direction_alone_walk_there(brain, text, place):
                                   "lol this robot is so weird",
                                   # facts about the world that name an exhibit
                                   "was the T rex heavier than an elephant", "how do meteorites burn up",
-                                  "how many teeth did a T rex have",
+                                  "how many teeth did a T rex have", "how many planets r there",
+                                  "could a t rex beat a triceratops in a fight", "Who found the first dinosaur fossil?",
                                   # said to a child, a group, on the phone, about the others
                                   "okay everybody, wait here by the cafe", "did you pay for the tickets or did I",
                                   "I will text you when the tour is over", "leave the dinosaur alone, sweetheart",
@@ -439,7 +440,10 @@ def test_a_question_about_an_exhibit_the_faq_names_is_answered_in_any_tense(brai
 @pytest.mark.parametrize("text", ["can you carry my bags to the car", "please take a photo of us",
                                   "can you take a photo of the kids with the dinosaur",
                                   "look after my dog while I go in",
-                                  "I need to pay for my parking, can you do that for me?"])
+                                  "I need to pay for my parking, can you do that for me?",
+                                  # "you can ...?" asks too; doors and switches, asked first
+                                  "you can watch my bags while I go in the shop?",
+                                  "can u turn the lights off in the dinosaur hall", "could you open the staff door"])
 def test_an_errand_asked_of_the_robot_gets_cannot_not_the_nearest_faq_answer(brain, text):
     ex = museum()
     converse(brain, ex, [text])
@@ -461,6 +465,16 @@ def test_a_request_that_names_a_family_member_is_still_the_visitors(brain):
     ex = museum()
     converse(brain, ex, ["can you pay me back for the booking K7P2QD, Ada Lovelace"])
     assert said(ex)[0] != brain.cfg.template("missing_tool")
+
+
+def test_the_words_of_an_errand_asked_first_only_are_ordinary_elsewhere(brain):
+    ex = museum()
+    converse(brain, ex, ["we can't make the tour anymore, could you cancel it for us? K7P2QD, Ada Lovelace"])
+    [cancel] = ex.calls("cancel_booking")
+    assert cancel.args == {"name": "Ada Lovelace", "code": "K7P2QD"}
+    ex = museum()
+    converse(brain, ex, ["what time do you open the doors in the morning, can you tell me?"])
+    assert said(ex) == [next(e.answer.strip() for e in brain.faq if e.id == "opening_hours")]
 
 
 @pytest.mark.parametrize("text", ["Has anyone handed in a blue backpack?", "I think I left my glasses in the dinosaur hall",
@@ -526,7 +540,10 @@ def test_a_statement_of_what_the_visitor_wants_is_the_request_not_the_faq_answer
                                   "I'll meet you by the car in ten",
                                   # no words of parting or greeting: said on the phone, about the day
                                   "yeah we're at the museum now we'll be back by five",
-                                  "honestly the traffic this morning was a nightmare"])
+                                  "honestly the traffic this morning was a nightmare",
+                                  # a remark about a place or a tour asks for no walk and no booking
+                                  "Honestly the gift shop here is overpriced.",
+                                  "The space tour was wonderful, wasn't it, Frank? That young man knew his stuff."])
 def test_small_talk_about_the_robot_or_to_a_child_is_not_an_act_or_an_answer(brain, text):
     ex = museum()
     converse(brain, ex, [text])
@@ -575,3 +592,14 @@ def test_a_move_to_a_time_no_tour_has_asks_which_tour_not_the_same_one_again(bra
     converse(brain, ex, ["reschedule our booking to half one please", "Ada Lovelace, K7P2QD", "the one o'clock one"])
     [booking] = ex.calls("book_tickets")
     assert booking.args == {"tour_id": "dinosaurs-1300", "tickets": 2, "name": "Ada Lovelace"}
+
+
+def test_a_request_named_by_its_verb_first_wins_over_a_nearer_meaning_or_a_later_clause(brain):
+    ex = museum()
+    converse(brain, ex, ["book 5 tickets pls"])
+    [reply] = said(ex)
+    assert not ex.calls("get_booking") and reply.endswith("?")  # the booking asks what it needs
+    ex = museum()
+    converse(brain, ex, ["Cancel, please, the tour for Ada Lovelace, code K7P2QD, we must go to the airport."])
+    [cancel] = ex.calls("cancel_booking")
+    assert cancel.args == {"name": "Ada Lovelace", "code": "K7P2QD"} and not ex.calls("navigate_to")

@@ -46,9 +46,10 @@ ABOUT_THE_WORLD = re.compile(
 WORLD_FACT = re.compile(
     r"\b(?:bigger|larger|heavier|faster|taller|longer|older|smaller|hotter|colder|stronger|smarter|"
     r"further|farther|better|worse)\s+than\b|\bwhich\s+(?:is|was|one\s+is)\s+(?:the\s+)?\w+(?:er|est)\b|"
-    r"\bhow\s+many\s+\w+\s+(?:are|is|were|was|do|does|did|has|have|had)\b|"
+    r"\bhow\s+many\s+\w+\s+(?:there\s+)?(?:are|r|is|were|was|do|does|did|has|have|had)\b|"
     r"^\W*how\s+(?:do|does|did)\s+(?!(?:i|we|you|u|my|our|your|me|us|it|this|that|they|one)\b)\w+|"
-    r"\b(?:was|were)\s+(?:a|an)\s+\w+|\bwho\s+would\s+win\b|\bhow\s+long\s+(?:does|did|would|will)\s+it\s+take\s+to\s+\w+\s+to\b", re.I)
+    r"\b(?:was|were)\s+(?:a|an)\s+\w+|\bwho\s+would\s+win\b|\bin\s+a\s+fight\b|\blife\s+on\s+(?:other|another|\w+s)\b|"
+    r"^\W*who\s+(?:first\s+)?(?:found|discovered|invented|named|dug\s+up)\b|\bhow\s+long\s+(?:does|did|would|will)\s+it\s+take\s+to\s+\w+\s+to\b", re.I)
 VENUE_SERVICE = re.compile(
     r"\b(?:you|your|u|here|museum|tickets?|seats?|places|spaces|spots|tours?|bookings?|reservations?|refunds?|"
     r"members?|membership|wifi|lifts?|elevators?|toilets?|cafe|shop|gallery|galleries|hall|exhibits?|"
@@ -72,11 +73,11 @@ SLOT_MARGIN = 0.08  # meanings this close to the best are told apart by the slot
 
 # asked of the robot: "can you ...", "could you please ...", "please ...", or a bare imperative
 _ASKED_OF_ROBOT = r"^\W*(?:(?:hey|hi|hello|excuse me|sorry|um|uh|so|ok|okay|robot)\W+)*(?:please\W+)?" \
-                  r"(?:(?:can|could|would|will)\s+you\s+(?:please\s+|just\s+)?)?"
+                  r"(?:(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+|just\s+)?|(?:you|u)\s+can\s+)?"
 
 
 # the robot asked to do something, anywhere in the utterance: "can you do that for me?"
-ASKED_FOR = re.compile(r"\b(?:can|could|would|will)\s+you\b|\bfor\s+me\b", re.I)
+ASKED_FOR = re.compile(r"\b(?:can|could|would|will)\s+(?:you|u)\b|\bfor\s+me\b", re.I)
 # said to someone else: "Mum, I'm starving", "daddy look, a robot!" (not "dad needs the loo")
 TO_SOMEONE_ELSE = re.compile(
     r"^\W*(?:oh\s+)?(?:mum|mummy|mom|mommy|mam|dad|daddy|papa|kids|children|guys|grandma|granny|nana|grandpa|"
@@ -102,14 +103,26 @@ TO_SOMEONE_ELSE = re.compile(
     r"dummy|brother|sister|dad|daddy|mum|mummy|mom|mommy|nan|nana|gran|granny|grandma|grandad|grandpa)\b|"
     r"\b(?:i|we)(?:'ll|\s+will)\s+meet\s+(?:you|him|her|them)\b", re.I)
 
+# a remark about a place or a tour, a statement that asks nothing ("honestly the gift shop here is
+# overpriced", "the space tour was wonderful, wasn't it?"): no walk there, no booking, no answer
+REMARK = re.compile(r"^\W*(?:(?:tbh|honestly|well|oh|wow|ugh|yeah|man|god|gosh|i\s+think|i\s+reckon|i\s+must\s+say)\W+)*"
+                    r"(?:the|that|this|your)\s+(?:[\w']+\s+){0,3}(?:here\s+)?(?:is|was|were|are|'s)\b", re.I)
+ASKS_ANYTHING = re.compile(r"\b(?:can|could|would|will|shall|want|need|like|please|pls|where|which|how|what|when|who|"
+                           r"why|refund|cancel\w*|book\w*|money|thank\w*|take|show|tell|help|code|name)\b", re.I)
+
+LEADING_FILLER = {"um", "uh", "er", "erm", "ok", "okay", "so", "yo", "hey", "hi", "robot", "please", "pls", "right",
+                  "just", "oh", "now", "and", "then"}
+
 
 class Chooser:
     def __init__(self, cfg: IntentsFile, understanding: Understanding):
         self.cfg, self.understanding = cfg, understanding
         self._intents = {i.name: i for i in cfg.intents}
-        errands = r"(?:" + "|".join(r"\s+".join(re.escape(w) for w in e.split()) for e in cfg.errands) + r")\b"
-        self._errand = re.compile(_ASKED_OF_ROBOT + errands, re.I) if cfg.errands else None
-        self._errand_named = re.compile(r"\b" + errands, re.I) if cfg.errands else None
+        def alternatives(phrases: List[str]) -> str:
+            return r"(?:" + "|".join(r"\s+".join(re.escape(w) for w in e.split()) for e in phrases) + r")\b"
+        asked = cfg.errands + cfg.asked_errands
+        self._errand = re.compile(_ASKED_OF_ROBOT + alternatives(asked), re.I) if asked else None
+        self._errand_named = re.compile(r"\b" + alternatives(cfg.errands), re.I) if cfg.errands else None
 
     def errand(self, best: Meaning, text: str, tools: Dict[str, dict]) -> bool:
         """An errand asked of the robot that it has no tool for ("can you carry my bags to the
@@ -123,7 +136,27 @@ class Chooser:
         if best.kind != "faq" and self.evidence(best, text, tools) > 0:
             return False
         said = self.understanding.normalized(text)
-        return bool(self._errand_named.search(said) and ASKED_FOR.search(said))
+        return bool(self._errand_named and self._errand_named.search(said) and ASKED_FOR.search(said))
+
+    def leading_request(self, ranked: List[Meaning], text: str, tools: Dict[str, dict]) -> Optional[Meaning]:
+        """A request named by its verb first thing, said as a command ("book 5 tickets pls",
+        "Cancel, please, the tour for Ivanova, ... we must go to the airport", "Rebook me onto
+        the 3pm tour"): that request when its meaning is at least `suggest`, whatever scores
+        higher or a later clause's pattern."""
+        said = words(self.understanding.normalized(text))
+        while said and said[0] in LEADING_FILLER:
+            said.pop(0)
+        if not said:
+            return None
+        names = [i.name for i in self.cfg.intents] + [m.key for m in ranked if m.kind == "tool"]
+        return next((m for m in ranked if m.kind != "faq" and m.score >= self.cfg.suggest and
+                     said[0] in self._verbs(m, names) and not (m.kind == "intent" and self._intents[m.key].act)),
+                    None)
+
+    @staticmethod
+    def remark(text: str) -> bool:
+        """A statement about a place or a tour that asks for nothing (REMARK, no ASKS_ANYTHING)."""
+        return bool(REMARK.search(text)) and not ASKS_ANYTHING.search(text)
 
     def asked_errand(self, text: str) -> bool:
         """An errand asked of the robot first thing ("could you hold my bag while I go to the loo?")."""

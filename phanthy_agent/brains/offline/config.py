@@ -19,6 +19,9 @@ Intents file (YAML), a mapping (a bare list is taken as `intents`):
     errands: ["carry", ...]         # what visitors ask the robot itself to do that it does not
                                     # ("can you carry my bags", "take a photo of us"): asked of
                                     # the robot, they get `missing_tool`, never an FAQ answer
+    asked_errands: ["open the", ...]   # errands only when asked of the robot first thing ("can
+                                    # you open the door?"), their words being ordinary anywhere
+                                    # else ("what time do you open the doors?")
     synonyms: {"call off": "cancel"}   # words the encoder does not place near the examples'
                                     # own, read as those for ranking and patterns only (the
                                     # arguments are read from what was said)
@@ -144,6 +147,7 @@ class IntentsFile(pydantic.BaseModel):
     elsewhere_words: List[str] = []
     synonyms: Dict[str, str] = {}
     errands: List[str] = []
+    asked_errands: List[str] = []
 
     @pydantic.field_validator("templates")
     @classmethod

@@ -214,6 +214,9 @@ class Policy:
         if TO_SOMEONE_ELSE.search(text) and (pattern is None or self.intents[pattern].act is None):
             log.info("offline: %r is said to someone else: fallback", text)
             return Frame("fallback", since=index, texts=[text])
+        if pattern is None and self.chooser.remark(text):
+            log.info("offline: %r is a remark that asks for nothing: fallback", text)
+            return Frame("fallback", since=index, texts=[text])
         # "where's the toilet at the bus station?": a request's pattern does not make it the venue's
         elsewhere = not ranked and bool(self.understanding.elsewhere(text, tools))
         if elsewhere and pattern is not None and len(self.understanding.pattern_sentence(text)) < len(text):
@@ -225,6 +228,11 @@ class Policy:
             if not elsewhere and self.chooser.asked_errand(text):
                 log.info("offline: %r is an errand the robot does not run (not %s)", text, pattern)
                 return Frame("declined", answer="missing_tool", since=index, texts=[text])
+        lead = self.chooser.leading_request(ranked, text, tools) if pattern is None or \
+            self.intents[pattern].act is None else None
+        if lead is not None and not elsewhere and lead.key != pattern and not self.understanding.foreign(text, lead, tools):
+            log.info("offline: %r names %s %s first", text, lead.kind, lead.key)
+            return self._frame_for(lead, text, index, tools, ranked)
         if pattern is not None and not (elsewhere and self.intents[pattern].act is None):
             return self._frame_for(Meaning("intent", pattern, 1.0), text, index, tools)
         if elsewhere:
