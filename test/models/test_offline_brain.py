@@ -170,7 +170,9 @@ def test_the_capabilities_answer_is_short_and_has_no_empty_names(brain):
                                   "You're a star, thank you.", "okay that's everything see ya", "Buenos días!",
                                   "That's all right, I've changed my mind.", "I appreciate it", "thank you kindly, young robot",
                                   "nope, nevermind, leave it", "nothing, sorry, I pressed the button by mistake",
-                                  "thanks robot you're the best", "Say bye to the robot, Oliver. Bye!", "wait wait wait"])
+                                  "thanks robot you're the best", "Say bye to the robot, Oliver. Bye!", "wait wait wait",
+                                  "afternoon", "sup", "tysm", "ttyl", "Ta-ta for now", "Nope, abort.",
+                                  "ok u can stop walking now", "oh it doesn't matter", "peace out"])
 def test_small_talk_is_answered_and_ends_the_dialogue(brain, text):
     reply = asyncio.run(brain.step(BrainRequest([Message("system", "x"), Message("user", text, meta="input")],
                                                 [{"type": "function", "function": {
@@ -562,7 +564,7 @@ def test_an_act_with_its_cue_words_is_still_understood_by_meaning(brain, text, i
 
 
 @pytest.mark.parametrize("text, intent", [("I do appreciate it, thank you kindly for your trouble.", "thanks"),
-                                          ("appreciate it fam", "thanks"), ("peace out", "goodbye")])
+                                          ("appreciate it fam", "thanks")])
 def test_thanks_or_goodbye_with_their_words_is_taken_though_the_meaning_is_less_sure(brain, text, intent):
     assert brain.policy.understanding.pattern(text) is None  # by meaning, below `accept`
     ex = museum()

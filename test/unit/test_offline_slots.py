@@ -37,6 +37,8 @@ def test_a_time_is_said_as_people_say_it():
     ("two tickets", [(2, "tickets")]), ("a couple of tickets", [(2, "tickets")]),
     ("twenty-five people", [(25, "people")]), ("I need a ticket", [(1, "ticket")]),
     ("50 seats", [(50, "seats")]), ("just a moment", []), ("Book fifty tickets", [(50, "tickets")]),
+    ("dinosaur tour x3 under Maisie", [(3, "tickets")]),  # a count as people text it
+    ("the space one please", []), ("the space tour, one ticket", [(1, "ticket")]),  # "one" standing for a tour
 ])
 def test_counts_in_words_or_digits(text, numbers):
     assert [(m.value, m.text) for m in find_numbers(text)] == numbers
@@ -48,6 +50,7 @@ def test_counts_in_words_or_digits(text, numbers):
     ("four kids one grown up", 5), ("my partner and I", 2), ("a group of twelve", 12),
     ("it's for me, the wife and our three kids", 5), ("the dinosaur tour with my nan", 2), ("four of us", 4),
     ("two adults and a little one please", 3), ("seven kids and two teachers", 9),
+    ("yo sign me n my bf up", 2), ("for me and the twins", 3),
 ])
 def test_a_party_said_in_parts_is_counted_whole(text, party):
     assert [(m.value, m.text) for m in find_numbers(text) if m.text == "people"] == [(party, "people")]
@@ -82,7 +85,7 @@ def test_a_time_or_a_code_is_not_also_a_count():
     ("i've got a code tee are eight one zero three", ["TR8103"]), ("check booking zed why three three six two", ["ZY3362"]),
     ("the code is double u kay five three oh one", ["WK5301"]), ("code double-u oh four four five two", ["WO4452"]),
     ("Schmidt, oh ar six six two seven", ["OR6627"]), ("reservation ay ell seven seven two four", ["AL7724"]),
-    ("it's k l 5 5 9 0 are you able to check", ["KL5590"]), ("why three tickets", []), ("code is oh one two", []),
+    ("it's k l 5 5 9 0 are you able to check", ["KL5590"]), ("code jay why dash four four zero one", ["JY4401"]), ("why three tickets", []), ("code is oh one two", []),
 ])
 def test_codes(text, codes):
     assert [m.value for m in find_codes(text)] == codes

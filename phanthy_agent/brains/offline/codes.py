@@ -87,7 +87,7 @@ def _spoken_codes(text: str) -> List[Mention]:
             char = NATO.get(word) or DIGIT_WORDS.get(word) or LETTER_NAMES.get(word) or \
                 (word if len(word) == 1 or word.isdigit() else None)
         if char is None and word in SOUNDALIKE_LETTERS and run and _SPOKEN_GAP.fullmatch(text[position:m.start()]) \
-                and _code_char(following):
+                and (_code_char(following) or following in SPOKEN_DASH):
             char = SOUNDALIKE_LETTERS[word]  # "tee are eight one ...", "zed why three ...", not "... 9 0 are you"
         if char is None and len(word) == 2 and word.isalpha() and word not in _WORD_PAIRS:
             close()

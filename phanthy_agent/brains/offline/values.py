@@ -116,11 +116,15 @@ _UNIT_AFTER = re.compile(r"\s*(?:of\s+)?(?:the\s+)?([a-z]+)", re.I)
 # wife" (2). Their unit is "people", so they count tickets, seats, places.
 _PARTY = [(re.compile(r"\b(?:(?:just|only)\s+(?:me|myself|the\s+one(?:\s+of\s+us)?)|(?:by|for)\s+myself|"
                       r"me\s+alone|on\s+my\s+own)\b", re.I), 1),
-          (re.compile(r"\b(?:both\s+of\s+us|the\s+two\s+of\s+us|us\s+two|me\s+and\s+(?:my|the)\s+(?:wife|husband|"
+          (re.compile(r"\b(?:both\s+of\s+us|the\s+two\s+of\s+us|us\s+two|me\s+(?:and|n|&)\s+(?:my|the)\s+(?:wife|husband|"
                       r"partner|friend|son|daughter|mum|mom|dad|mother|father|brother|sister|kid|child|"
-                      r"boyfriend|girlfriend|grandson|granddaughter|colleague)(?!\s*s\b))\b|"
+                      r"boyfriend|girlfriend|bf|gf|grandson|granddaughter|colleague)(?!\s*s\b))\b|"
                       r"\bmy\s+(?:wife|husband|partner|friend|son|daughter|mum|mom|dad|mother|father|brother|sister|"
-                      r"grandson|granddaughter|colleague)\s+and\s+(?:me|myself|i)\b", re.I), 2)]
+                      r"grandson|granddaughter|colleague)\s+and\s+(?:me|myself|i)\b", re.I), 2),
+          (re.compile(r"\bme\s+(?:and|n|&)\s+(?:the|my|our)\s+twins\b", re.I), 3),
+          (re.compile(r"\bme\s+(?:and|n|&)\s+(?:the|my|our)\s+triplets\b", re.I), 4)]
+# a count written as people text it: "dinosaur tour 4pm x3"
+_TIMES_SIGN = re.compile(r"(?<![\w-])x\s?([1-9]\d?)(?![\w:.])", re.I)
 
 
 # a party said in parts: "two adults and one child" (3), "me and my 2 kids" (3)
@@ -188,6 +192,10 @@ def find_numbers(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
             mention = Mention(size, m.start(), m.end(), "people")
             if _free(mention, taken) and _free(mention, found):
                 found.append(mention)
+    for m in _TIMES_SIGN.finditer(text):
+        mention = Mention(int(m.group(1)), m.start(), m.end(), "tickets")
+        if _free(mention, taken) and _free(mention, found):
+            found.append(mention)
     for m in _NUMBER.finditer(text):
         token = m.group(1).lower()
         if re.fullmatch(r"\d+(?:\.\d+)?", token):
