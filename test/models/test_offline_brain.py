@@ -605,3 +605,20 @@ def test_a_request_named_by_its_verb_first_wins_over_a_nearer_meaning_or_a_later
     converse(brain, ex, ["Cancel, please, the tour for Ada Lovelace, code K7P2QD, we must go to the airport."])
     [cancel] = ex.calls("cancel_booking")
     assert cancel.args == {"name": "Ada Lovelace", "code": "K7P2QD"} and not ex.calls("navigate_to")
+
+
+@pytest.mark.parametrize("text", ["how do i use u", "Options?", "are you like a guide what do you do",
+                                  "My carer says you're some sort of guide, what sort of things can I ask you?"])
+def test_what_the_robot_does_asked_last_or_in_a_word_is_the_capabilities_answer(brain, text):
+    ex, asked = museum(), museum()
+    converse(brain, ex, [text])
+    converse(brain, asked, ["what can you do?"])
+    assert said(ex)[-1] == said(asked)[-1]
+
+
+@pytest.mark.parametrize("text", ["Has anyone turned in a black umbrella?", "Where do I report something missing?",
+                                  "what happens if you lose something in here"])
+def test_losing_or_reporting_a_thing_in_general_is_lost_property(brain, text):
+    ex = museum()
+    converse(brain, ex, [text])
+    assert said(ex) == [next(e.answer.strip() for e in brain.faq if e.id == "lost_and_found")]
