@@ -105,7 +105,11 @@ SETS = {"original": "paraphrases.yaml", "heldout": "paraphrases_heldout.yaml", "
         "blind40": "paraphrases_blind40.yaml",
         "blind41": "paraphrases_blind41.yaml",
         "blind42": "paraphrases_blind42.yaml",
-        "blind43": "paraphrases_blind43.yaml"}
+        "blind43": "paraphrases_blind43.yaml",
+        "blind44": "paraphrases_blind44.yaml",
+        "blind45": "paraphrases_blind45.yaml",
+        "blind46": "paraphrases_blind46.yaml",
+        "blind47": "paraphrases_blind47.yaml"}
 
 
 def load_set(name, brain):
