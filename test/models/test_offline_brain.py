@@ -622,3 +622,21 @@ def test_losing_or_reporting_a_thing_in_general_is_lost_property(brain, text):
     ex = museum()
     converse(brain, ex, [text])
     assert said(ex) == [next(e.answer.strip() for e in brain.faq if e.id == "lost_and_found")]
+
+
+@pytest.mark.parametrize("text", ["Can the kids take photos of the dinosaurs?", "can i take a selfie with the t rex",
+                                  "are we allowed to film in the dinosaur hall"])
+def test_may_i_take_pictures_of_an_exhibit_is_the_photography_answer_not_a_walk(brain, text):
+    ex = museum()
+    converse(brain, ex, [text])
+    assert said(ex) == [next(e.answer.strip() for e in brain.faq if e.id == "photography")]
+    assert not ex.calls("navigate_to")
+
+
+@pytest.mark.parametrize("text", ["Storno please, our booking, name Ada Lovelace, code K7P2QD.",
+                                  "Take us off the dinosaur tour, booking K7P2QD, name Ada Lovelace."])
+def test_a_cancellation_in_the_visitors_own_words_or_language_is_a_cancellation(brain, text):
+    ex = museum()
+    converse(brain, ex, [text])
+    [cancel] = ex.calls("cancel_booking")
+    assert cancel.args == {"name": "Ada Lovelace", "code": "K7P2QD"} and not ex.calls("book_tickets")

@@ -85,7 +85,11 @@ def test_a_time_or_a_code_is_not_also_a_count():
     ("i've got a code tee are eight one zero three", ["TR8103"]), ("check booking zed why three three six two", ["ZY3362"]),
     ("the code is double u kay five three oh one", ["WK5301"]), ("code double-u oh four four five two", ["WO4452"]),
     ("Schmidt, oh ar six six two seven", ["OR6627"]), ("reservation ay ell seven seven two four", ["AL7724"]),
-    ("it's k l 5 5 9 0 are you able to check", ["KL5590"]), ("code jay why dash four four zero one", ["JY4401"]), ("why three tickets", []), ("code is oh one two", []),
+    ("it's k l 5 5 9 0 are you able to check", ["KL5590"]), ("code jay why dash four four zero one", ["JY4401"]),
+    # a letter spelled by a word, a letter said twice, two capitals written, a soundalike first
+    ("the code is M like Mexico, P, five five two nine", ["MP5529"]), ("code is R as in Robert, T, 4 4 1 7", ["RT4417"]),
+    ("check booking double tee 6 1 5 7", ["TT6157"]), ("code EF 5537", ["EF5537"]),
+    ("booking code are jay 4 6 6 0", ["RJ4660"]), ("why are you here", []), ("i'd like a b c", []), ("why three tickets", []), ("code is oh one two", []),
 ])
 def test_codes(text, codes):
     assert [m.value for m in find_codes(text)] == codes
@@ -124,6 +128,10 @@ def test_names(text, names):
     ("three tickets name of wozniak for the space tour", ["Wozniak"]),
     ("pull up the reservation for sandhu booking ref k l 5 5 9 0", ["Sandhu"]),
     ("i booked under mcgregor", ["McGregor"]), ("one name's mcallister", ["McAllister"]),
+    ("check booking double tee 6 1 5 7 for mister okafor", ["Okafor"]),
+    ("the tour at eleven names greg hanley just one ticket", ["Greg Hanley"]),
+    ("did my booking go through its for olga petrova", ["Olga Petrova"]), ("book a tour for ahmed two tickets", ["Ahmed"]),
+    ("how I get my money back? Reservation Andersson, code QT 2657.", ["Andersson"]), ("tickets for two", []),
 ])
 def test_a_name_said_with_a_code_in_any_spelling(text, names):
     assert [m.value for m in find_names(text, find_codes(text))] == names

@@ -65,6 +65,7 @@ def _spoken_codes(text: str) -> List[Mention]:
 
     position = 0
     tokens = list(_SPOKEN_TOKEN.finditer(text))
+    skip = -1
     for index, m in enumerate(tokens):
         word = m.group(0).lower()
         if word in SPOKEN_DASH and run:
@@ -73,6 +74,15 @@ def _spoken_codes(text: str) -> List[Mention]:
         following = tokens[index + 1].group(0).lower() if index + 1 < len(tokens) else ""
         if word == "double" and following in ("u", "you") and _SPOKEN_GAP.fullmatch(text[m.end():tokens[index + 1].start()]):
             continue  # "double u kay ...": the letter w, said in two words
+        ahead = index + 2 if word == "as" and following == "in" else index + 1
+        spelled = tokens[ahead].group(0).lower() if word in ("like", "as") and ahead < len(tokens) else ""
+        if spelled and run and len(run[-1][0]) == 1 and run[-1][0].isalpha() and spelled[:1] == run[-1][0] \
+                and len(spelled) > 2:
+            skip = ahead  # "M like Mexico", "R as in Rome": the word only spells the letter said
+            continue
+        if index <= skip:
+            position = m.end()
+            continue
         if word in ("double-u", "double-you") or (word in ("u", "you") and index and
                                                   tokens[index - 1].group(0).lower() == "double"):
             char = "w"
@@ -83,11 +93,23 @@ def _spoken_codes(text: str) -> List[Mention]:
             before = run[-1][0] if run and _SPOKEN_GAP.fullmatch(text[position:m.start()]) else ""
             letter_next = bool(after) and after[:1].isalpha() and following not in _WORD_PAIRS
             char = "o" if (before.isalpha() or (not before and letter_next)) else "0"
+        elif word == "double" and _code_char(following) and len(following) <= 4:
+            char = None  # "double tee 6 1 5 7": the next character twice
+            doubled = NATO.get(following) or DIGIT_WORDS.get(following) or LETTER_NAMES.get(following) or following
+            if len(doubled) == 1 and _SPOKEN_GAP.fullmatch(text[m.end():tokens[index + 1].start()]):
+                if run and not _SPOKEN_GAP.fullmatch(text[position:m.start()]):
+                    close()
+                run.append((doubled, m))
+                position = m.end()
+                continue
+        elif m.group(0).isupper() and len(word) == 2 and m.group(0) not in CAPS_WORDS:
+            char = word  # "EF 5537": two capitals written are two letters, not the name of one
         else:
             char = NATO.get(word) or DIGIT_WORDS.get(word) or LETTER_NAMES.get(word) or \
                 (word if len(word) == 1 or word.isdigit() else None)
-        if char is None and word in SOUNDALIKE_LETTERS and run and _SPOKEN_GAP.fullmatch(text[position:m.start()]) \
-                and (_code_char(following) or following in SPOKEN_DASH):
+        starts = not run and (LETTER_NAMES.get(following) or NATO.get(following))  # "are jay 4 6 6 0"
+        if char is None and word in SOUNDALIKE_LETTERS and (starts or run and _SPOKEN_GAP.fullmatch(text[position:m.start()])
+                                                            and (_code_char(following) or following in SPOKEN_DASH)):
             char = SOUNDALIKE_LETTERS[word]  # "tee are eight one ...", "zed why three ...", not "... 9 0 are you"
         if char is None and len(word) == 2 and word.isalpha() and word not in _WORD_PAIRS:
             close()

@@ -19,7 +19,7 @@ NAME_STOP = {"I", "Im", "My", "The", "A", "An", "Hi", "Hello", "Hey", "Thanks", 
              "Two", "Three", "One", "Four", "Five", "Mr", "Mrs", "Ms", "Dr", "Museum", "My", "Name",
              "Surname", "Ref", "Reference", "Member", "Hmm", "Um", "Uh", "Move", "Change", "Check", "Swap",
              "Switch", "Reschedule", "Rebook", "Find", "Look", "Scrap", "Confirm", "Give", "Get", "Put", "Sign",
-             "Reserve", "Pull", "Expenses", "Er", "Erm"}
+             "Reserve", "Pull", "Expenses", "Er", "Erm", "Reservation", "Mister", "Missus"}
 
 # a capitalized word, with the capitals and joins names have: O'Brien, Al-Sayed, McDonald
 _UPPER, _LOWER = "A-ZÀ-ÖØ-Þ", "a-zß-öø-ÿ"  # with the accented letters of names ("Hans Müller")
@@ -30,14 +30,15 @@ _NAME_CUES = [re.compile(p + _NAME) for p in (
     r"\b(?i:my name is|my name's|name is|name's|i am|i'm|im|this is|it's|it is|under the name(?: of)?|"
     r"in the name of|name of|(?:sur|last |family )?name(?:\s+is|'s)?:?|under)\s+", r"\b(?i:for|called|named|booked by|by)\s+",
     r"\b(?i:for|under)\s+the\s+(?=[A-Z]\S*\s+(?i:family|party|group)\b)",  # "for the Nakamura family"
-    r"\b(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+")]
+    r"\b(?:Mr|Mrs|Ms|Miss|Dr|Prof|(?i:mister|missus))\.?\s+")]
 # a name a recognizer wrote in lowercase, after a cue no other word follows ("name dubois", "surname
 # svensson"); and a possessive before the booking ("Chen's booking")
 _LOWER_WORD = r"[a-zß-öø-ÿ][a-zß-öø-ÿ'-]+"
-_LOWER_NAME = re.compile(rf"\b(?i:(?:my\s+|the\s+)?(?:sur|last\s+|family\s+)?name(?:\s+is|\s+of|'s)?:?|(?:it'?s\s+|booked\s+)?under"
+_LOWER_NAME = re.compile(rf"\b(?i:(?:my\s+|the\s+)?(?:sur|last\s+|family\s+)?names?(?:\s+is|\s+of|'s)?:?|mister|missus|(?:it'?s\s+|booked\s+)?under"
                          rf"(?:\s+the\s+name(?:\s+of)?)?|in\s+the\s+name\s+of)\s+({_LOWER_WORD}(?:\s+(?:al|el|de|da|di|van|von|der|bin|le|la|du)"
                          rf"(?=\s))?(?:\s+{_LOWER_WORD})?)\b"
-                         rf"|\bfor\s+({_LOWER_WORD})(?=\s*(?:[,.!?]|$|\s+(?:please|code|ref|reference|booking|reservation)\b))")
+                         rf"|\bfor\s+({_LOWER_WORD}(?:\s+{_LOWER_WORD})?)(?=\s*(?:[,.!?]|$|\s+(?:please|code|ref|reference|booking|reservation|"
+                         rf"one|two|three|four|five|six|seven|eight|nine|ten|\d+)\b))")
 _OWNER = re.compile(rf"({_NAME_WORD})'s\s+(?i:booking|reservation|tickets?|tour)\b")
 # a lone name set off at the end ("..., for myself, Priya") or said next to a code ("R4T8WZ
 # Okafor", "Tanaka, D3M7T")
@@ -103,6 +104,8 @@ def find_names(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
     for m in list(_LOWER_NAME.finditer(text)) + list(_OWNER.finditer(text)) if not found else []:
         group = next(g for g in range(1, (m.lastindex or 1) + 1) if m.group(g))
         parts = m.group(group).split()
+        if len(parts) > 1 and parts[0].lower() in ("mister", "missus", "mr", "mrs"):
+            parts = parts[1:]  # "for mister okafor"
         if parts[-1].lower() in _NOT_NAMES:  # "name is anna and ...": one word
             parts = parts[:-1]
         if not parts or parts[0].lower() in _NOT_NAMES or parts[0] in NAME_STOP:
