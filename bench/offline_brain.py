@@ -109,7 +109,11 @@ SETS = {"original": "paraphrases.yaml", "heldout": "paraphrases_heldout.yaml", "
         "blind44": "paraphrases_blind44.yaml",
         "blind45": "paraphrases_blind45.yaml",
         "blind46": "paraphrases_blind46.yaml",
-        "blind47": "paraphrases_blind47.yaml"}
+        "blind47": "paraphrases_blind47.yaml",
+        "blind48": "paraphrases_blind48.yaml",
+        "blind49": "paraphrases_blind49.yaml",
+        "blind50": "paraphrases_blind50.yaml",
+        "blind51": "paraphrases_blind51.yaml"}
 
 
 def load_set(name, brain):
