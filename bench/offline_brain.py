@@ -38,6 +38,8 @@ sys.path.insert(0, str(ROOT / "test"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from paraphrase_sets import heldout_cases, original_cases  # noqa: E402
+from phanthy_drivers.box_office import MAX_TICKETS  # noqa: E402
+from phanthy_drivers.box_office_db import norm_name  # noqa: E402
 from stats import summary  # noqa: E402
 
 CONFIG = ROOT / "config"
@@ -75,14 +77,23 @@ def accepted(got):
 
 
 def right(case, got, frame):
-    return any(got == want and all(same(k, frame.args.get(k), v) for k, v in args.items())
+    """The expected outcome with the expected arguments; a count over the box office's limit is
+    right when the brain read it and told the limit (frame.problems), as the driver would."""
+    def matches(k, v):
+        return same(k, frame.args.get(k), v) or (k == "tickets" and isinstance(v, int) and v > MAX_TICKETS
+                                                  and k in frame.problems)
+    return any(got == want and all(matches(k, v) for k, v in args.items())
                for want, args in [(case.expect, case.args)] + case.also)
 
 
 def same(key, got, want) -> bool:
-    """A code or id is the same but for case, spaces and dashes (bench/paraphrase_sets.py)."""
+    """A code or id is the same but for case, spaces and dashes (bench/paraphrase_sets.py); a
+    name as the box office compares it (case and a title aside: "garcia" is "Garcia", "Mr
+    Okafor" is "Okafor")."""
     if key in ("code", "member_id") and isinstance(got, str) and isinstance(want, str):
         return re.sub(r"[\s-]", "", got).upper() == re.sub(r"[\s-]", "", want).upper()
+    if key == "name" and isinstance(got, str) and isinstance(want, str):
+        return norm_name(got) == norm_name(want)
     return got == want
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import random
+import re
 import sqlite3
 import string
 import threading
@@ -75,8 +76,13 @@ class BoxOfficeError(Exception):
     """A request the box office refuses; the message is safe to tell the visitor."""
 
 
-def _norm_name(name: str) -> str:
-    return " ".join(str(name).split()).casefold()
+_TITLE = re.compile(r"^(?:mr|mrs|ms|miss|mx|dr|prof|mister|missus)\.?\s+", re.I)
+
+
+def norm_name(name: str) -> str:
+    """A name as the box office compares it: spaces, case and a title aside ("Mrs  Akhtar" is
+    "akhtar"; a title is no part of who booked)."""
+    return _TITLE.sub("", " ".join(str(name).split())).casefold()
 
 
 def _norm_code(code: str) -> str:
@@ -108,10 +114,10 @@ class BoxOffice:
             "t.capacity - COALESCE(SUM(CASE WHEN b.status = 'booked' THEN b.tickets END), 0) AS seats_left "
             "FROM tours t LEFT JOIN bookings b ON b.tour_id = t.id GROUP BY t.id ORDER BY t.start_time, t.id"
         ).fetchall()
-        wanted = _norm_name(name)
+        wanted = norm_name(name)
         tours = [{"tour_id": r["id"], "name": r["name"], "start_time": r["start_time"],
                   "seats_left": r["seats_left"], "price_eur": r["price_cents"] / 100}
-                 for r in rows if not wanted or wanted in _norm_name(r["name"])]
+                 for r in rows if not wanted or wanted in norm_name(r["name"])]
         return {"tours": tours}
 
     def get_booking(self, name: str, code: str) -> Dict[str, Any]:
@@ -126,7 +132,7 @@ class BoxOffice:
                                    (_norm_code(member_id),)).fetchone()
         else:
             row = next((r for r in self._db.execute("SELECT * FROM members").fetchall()
-                        if _norm_name(r["name"]) == _norm_name(name)), None)
+                        if norm_name(r["name"]) == norm_name(name)), None)
         if row is None:
             return {"member": None, "note": "no membership found"}
         return {"member": {"member_id": row["member_id"], "name": row["name"], "level": row["level"],
@@ -136,7 +142,7 @@ class BoxOffice:
     def book(self, tour_id: str, tickets: int, name: str) -> Dict[str, Any]:
         if not 1 <= int(tickets) <= MAX_TICKETS:
             raise BoxOfficeError(f"tickets must be between 1 and {MAX_TICKETS}")
-        if not _norm_name(name):
+        if not norm_name(name):
             raise BoxOfficeError("a booking needs the visitor's name")
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
@@ -202,7 +208,7 @@ class BoxOffice:
         if failed is not None and failed[0] >= MAX_FAILED_VERIFICATIONS:
             raise BoxOfficeError("too many failed attempts for this booking: please see the front desk")
         row = self._row(code)
-        if row is None or _norm_name(row["name"]) != _norm_name(name):
+        if row is None or norm_name(row["name"]) != norm_name(name):
             self._db.execute("INSERT INTO failed_verifications VALUES (?, 1) ON CONFLICT(code) "
                              "DO UPDATE SET attempts = attempts + 1", (code,))
             raise BoxOfficeError(NO_MATCH)

@@ -52,6 +52,14 @@ def test_capacity_is_never_exceeded_even_by_concurrent_bookings(office):
         office.book("space-1600", 3, "Visitor")
 
 
+def test_a_title_is_no_part_of_the_name_a_booking_is_verified_by(office):
+    code = office.book("dinosaurs-1300", 2, "Mrs Ayesha Akhtar")["booking"]["code"]
+    assert office.get_booking("ayesha akhtar", code)["booking"]["tickets"] == 2
+    assert office.get_booking("Ms. Ayesha Akhtar", code)["booking"]["tickets"] == 2
+    with pytest.raises(BoxOfficeError, match=NO_MATCH):
+        office.get_booking("Akhtar", code)  # the name is still the whole name
+
+
 def test_a_wrong_name_and_a_wrong_code_get_the_same_answer(office):
     with pytest.raises(BoxOfficeError) as wrong_code:
         office.get_booking("Ada Lovelace", "ZZZZZZ")

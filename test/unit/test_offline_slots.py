@@ -89,7 +89,9 @@ def test_a_time_or_a_code_is_not_also_a_count():
     # a letter spelled by a word, a letter said twice, two capitals written, a soundalike first
     ("the code is M like Mexico, P, five five two nine", ["MP5529"]), ("code is R as in Robert, T, 4 4 1 7", ["RT4417"]),
     ("check booking double tee 6 1 5 7", ["TT6157"]), ("code EF 5537", ["EF5537"]),
-    ("booking code are jay 4 6 6 0", ["RJ4660"]), ("why are you here", []), ("i'd like a b c", []), ("why three tickets", []), ("code is oh one two", []),
+    ("booking code are jay 4 6 6 0", ["RJ4660"]), ("why are you here", []), ("i'd like a b c", []),
+    ("the code's aitch arr 0 3 7 5", ["HR0375"]), ("code is see why four four zero eight", ["CY4408"]),
+    ("M 6 3 0 5 8, I keep forgetting to renew", ["M63058"]), ("booking el pee double seven four one", ["LP7741"]), ("why three tickets", []), ("code is oh one two", []),
 ])
 def test_codes(text, codes):
     assert [m.value for m in find_codes(text)] == codes
@@ -194,6 +196,18 @@ def test_enum_display_names_and_aliases_come_from_the_schema():
     assert slot.kind == "enum" and slot.display("r") == "Red"
     assert fill([slot], "make it lime").args == {"colour": "g"}
     assert fill([slot], "the red one please").args == {"colour": "r"}
+
+
+@pytest.mark.parametrize("text, args", [
+    ("tickets for the space tour please, three, no four, I forgot granny", {"tickets": 4}),
+    ("look up Hamid, code Z P 3 3 0 1, sorry, Z P 3 3 0 7", {"name": "Hamid", "code": "ZP3307"}),
+    ("places for twenty children", {}),  # a count out of bounds (told), and no name
+])
+def test_a_value_corrected_straight_away_is_the_later_one(text, args):
+    tools = {**TOOLS, "x": {"name": "x", "parameters": {"type": "object", "properties": {
+        "tickets": {"type": "integer", "minimum": 1, "maximum": 10}, "name": {"type": "string"},
+        "code": {"type": "string"}}}}}
+    assert fill(slots_of(tools["x"], list(tools)), text).args == args
 
 
 def test_a_request_fills_what_it_says_and_reports_what_is_out_of_bounds():

@@ -101,7 +101,24 @@ TO_SOMEONE_ELSE = re.compile(
     # a child's own things and family ("where's your coat gone", "where did your dad go"), a meeting arranged
     r"|\byour\s+(?:coat|jacket|shoes?|shoelaces|laces|hat|scarf|gloves?|jumper|hoodie|cardigan|hands|face|nose|teddy|"
     r"dummy|brother|sister|dad|daddy|mum|mummy|mom|mommy|nan|nana|gran|granny|grandma|grandad|grandpa)\b|"
-    r"\b(?:i|we)(?:'ll|\s+will)\s+meet\s+(?:you|him|her|them)\b", re.I)
+    r"\b(?:i|we)(?:'ll|\s+will)\s+meet\s+(?:you|him|her|them)\b"
+    # an announcement to everyone ("attention please, the museum will close ...", "would the owner of ...")
+    r"|^\W*(?:attention\s+please|ladies\s+and\s+gentlemen)\b|\bwould\s+the\s+owner\s+of\b|\bplease\s+(?:gather|proceed|make\s+your\s+way)\b", re.I)
+
+# the robot asked first thing ("can you take us to the dinosaur hall, he's been going on about it"):
+# what follows about someone else is the reason, not talk to them
+ASKS_FIRST = re.compile(r"^\W*(?:(?:hey|hi|hello|excuse\s+me|sorry|um|uh|er|so|ok|okay|robot|please)\W+)*"
+                        r"(?:(?:can|could|would|will)\s+(?:you|u)|(?:can|could|may)\s+(?:i|we))\b(?!\s+believe\b)", re.I)
+
+
+def said_to_someone_else(text: str) -> bool:
+    """Talk among the visitors (TO_SOMEONE_ELSE), unless the robot was asked first and that talk
+    comes in a later clause."""
+    said = TO_SOMEONE_ELSE.search(text)
+    if said is None:
+        return False
+    first = CLAUSE_END.search(text)
+    return not (ASKS_FIRST.search(text) and first is not None and said.start() >= first.end())
 
 # a remark about a place or a tour, a statement that asks nothing ("honestly the gift shop here is
 # overpriced", "the space tour was wonderful, wasn't it?"): no walk there, no booking, no answer
@@ -122,6 +139,8 @@ class Chooser:
             return r"(?:" + "|".join(r"\s+".join(re.escape(w) for w in e.split()) for e in phrases) + r")\b"
         asked = cfg.errands + cfg.asked_errands
         self._errand = re.compile(_ASKED_OF_ROBOT + alternatives(asked), re.I) if asked else None
+        # as said too: a synonym may have read one away ("push the pram" reads "move the pram")
+        self._asked_only = re.compile(_ASKED_OF_ROBOT + alternatives(cfg.asked_errands), re.I) if cfg.asked_errands else None
         self._errand_named = re.compile(r"\b" + alternatives(cfg.errands), re.I) if cfg.errands else None
 
     def errand(self, best: Meaning, text: str, tools: Dict[str, dict]) -> bool:
@@ -160,6 +179,8 @@ class Chooser:
 
     def asked_errand(self, text: str) -> bool:
         """An errand asked of the robot first thing ("could you hold my bag while I go to the loo?")."""
+        if self._asked_only is not None and self._asked_only.search(text):
+            return True
         return self._errand is not None and bool(self._errand.search(self.understanding.normalized(text)))
 
     def leading_act(self, text: str, tools: Dict[str, dict]) -> Optional[str]:

@@ -25,7 +25,7 @@ DIGIT_WORDS["oh"] = "0"
 # letters said by their names, where the name is no English word ("em seven seven ...")
 LETTER_NAMES = {"aitch": "h", "cee": "c", "cue": "q", "dee": "d", "ef": "f", "el": "l", "em": "m", "en": "n",
                 "ess": "s", "ex": "x", "gee": "g", "jay": "j", "kay": "k", "pee": "p", "ar": "r", "tee": "t",
-                "vee": "v", "zed": "z", "zee": "z", "ay": "a", "ell": "l"}
+                "vee": "v", "zed": "z", "zee": "z", "ay": "a", "ell": "l", "eff": "f", "arr": "r"}
 # letters said as the words that sound like them ("tee are", "zed why", "jay why"), read as letters only
 # inside a code already begun, never to start one
 SOUNDALIKE_LETTERS = {"are": "r", "why": "y", "you": "u", "u": "u", "bee": "b", "see": "c", "sea": "c", "eye": "i",
@@ -93,7 +93,7 @@ def _spoken_codes(text: str) -> List[Mention]:
             before = run[-1][0] if run and _SPOKEN_GAP.fullmatch(text[position:m.start()]) else ""
             letter_next = bool(after) and after[:1].isalpha() and following not in _WORD_PAIRS
             char = "o" if (before.isalpha() or (not before and letter_next)) else "0"
-        elif word == "double" and _code_char(following) and len(following) <= 4:
+        elif word == "double" and _code_char(following):
             char = None  # "double tee 6 1 5 7": the next character twice
             doubled = NATO.get(following) or DIGIT_WORDS.get(following) or LETTER_NAMES.get(following) or following
             if len(doubled) == 1 and _SPOKEN_GAP.fullmatch(text[m.end():tokens[index + 1].start()]):
@@ -107,10 +107,15 @@ def _spoken_codes(text: str) -> List[Mention]:
         else:
             char = NATO.get(word) or DIGIT_WORDS.get(word) or LETTER_NAMES.get(word) or \
                 (word if len(word) == 1 or word.isdigit() else None)
-        starts = not run and (LETTER_NAMES.get(following) or NATO.get(following))  # "are jay 4 6 6 0"
+        after = tokens[index + 2].group(0).lower() if index + 2 < len(tokens) else ""
+        # "are jay 4 6 6 0", "see why four four ...": a soundalike starts a code a letter and a character follow
+        starts = not run and bool(LETTER_NAMES.get(following) or NATO.get(following) or
+                                  (following in SOUNDALIKE_LETTERS and _code_char(after)))
         if char is None and word in SOUNDALIKE_LETTERS and (starts or run and _SPOKEN_GAP.fullmatch(text[position:m.start()])
                                                             and (_code_char(following) or following in SPOKEN_DASH)):
             char = SOUNDALIKE_LETTERS[word]  # "tee are eight one ...", "zed why three ...", not "... 9 0 are you"
+        if char in ("a", "i") and run and following and not _code_char(following) and following not in SPOKEN_DASH:
+            char = None  # "M 6 3 0 5 8, I keep forgetting": the word, not a last letter
         if char is None and len(word) == 2 and word.isalpha() and word not in _WORD_PAIRS:
             close()
             char = word  # a letter pair starts a code ("LM 4 0 2 2")

@@ -66,7 +66,8 @@ _NOT_NAMES = {"is", "please", "and", "the", "a", "an", "of", "for", "on", "under
               "want", "need", "like", "name", "surname", "tour", "tours", "ticket", "tickets", "people", "person", "two",
               "three", "four", "five", "six", "seven", "eight", "nine", "ten", "one", "stairs", "age", "sixteen",
               "eighteen", "twelve", "eleven", "him", "her", "them", "everyone", "all", "family", "kids", "children",
-              "myself", "yourself", "ourselves", "himself", "herself", "themselves"}
+              "myself", "yourself", "ourselves", "himself", "herself", "themselves", "twenty", "thirty", "forty",
+              "fifty", "sixty", "hundred", "dozen", "pupils", "students", "adults", "scouts", "guides", "residents"}
 
 
 def _titled(word: str) -> str:

@@ -27,7 +27,7 @@ from typing import Any, Dict, List, Optional, Sequence
 from .replies import capabilities, failure, humanize
 from .config import FaqEntry, Intent, IntentsFile
 from .conversation import BUILTINS, Call, Segment, flatten, segments
-from .choice import TO_SOMEONE_ELSE, WHERE, Chooser
+from .choice import WHERE, Chooser, said_to_someone_else
 from .plan import Frame, Next, Planner
 from .slots import NO, YES, answer, fill, loose_phrase, request_slots
 from .codes import find_codes
@@ -138,7 +138,7 @@ class Policy:
         ranked = self.understanding.rank(text, tools)
         # "I'd like to cancel, the reference is 3FG7H" is the booking's, not a stop
         if self._act_of(pattern, ranked) == "stop" and (pattern is not None or not find_codes(text) and
-                                                        not TO_SOMEONE_ELSE.search(text)):
+                                                        not said_to_someone_else(text)):
             return Frame("act", self.intents[self._stop_intent()], answer="stop", since=index,
                          cancel=self._running(segs, request))
         if prev is not None and prev.kind == "request":
@@ -211,7 +211,7 @@ class Policy:
 
     def _new(self, text: str, index: int, ranked: List[Meaning], pattern: Optional[str],
              tools: Dict[str, dict]) -> Frame:
-        if TO_SOMEONE_ELSE.search(text) and (pattern is None or self.intents[pattern].act is None):
+        if said_to_someone_else(text) and (pattern is None or self.intents[pattern].act is None):
             log.info("offline: %r is said to someone else: fallback", text)
             return Frame("fallback", since=index, texts=[text])
         if pattern is None and self.chooser.remark(text):

@@ -27,6 +27,8 @@ SEATS = {"ticket", "place", "seat", "spot", "space", "booking", "reservation"}  
 PEOPLE = {"people", "persons", "person", "us", "adults", "adult", "children", "kids", "guests", "visitors"}
 SELF_CORRECTION = re.compile(r"\b(?:no\s+wait|no\s+sorry|sorry\s+no|i\s+mean|i\s+meant|no\s+no|actually\s+no|or\s+rather)\b|"
                              r"(?<=\w)\s+no\s+(?=the\b)", re.I)
+# a value said again, corrected: "three, no four", "Z P 3 3 0 1, sorry, Z P 3 3 0 7"
+VALUE_FIX = re.compile(r"^[,;.\s]*(?:no|sorry|i\s+mean|or\s+rather|actually|wait)\b[\W]*(?:(?:no|sorry|i\s+mean|it'?s)\b[\W]*)*$", re.I)
 DESTINATION = re.compile(r"\b(?:to|towards|into)\s+(?:the\s+)?", re.I)
 TIME_PATTERN_HINT = re.compile(r"\[0-2\]|\\d\{1,2\}:|HH:MM|:\[0-5\]")
 YES = re.compile(r"^\W*(?:yes|yeah|yep|sure|ok(?:ay)?|please do|do it|go ahead|correct|right|"
@@ -138,9 +140,10 @@ def fill(slots: Sequence[Slot], text: str, destinations: bool = False, about: Se
     say what an article counts ("a tour" is one ticket, "a photo" none)."""
     out = Filled()
     times = find_times(text)
-    codes = find_codes(text)
-    numbers = find_numbers(text, times + codes)
-    names = find_names(text, times + codes)
+    said_codes = find_codes(text)
+    codes = _corrected(text, said_codes)
+    numbers = _corrected(text, find_numbers(text, times + said_codes))
+    names = find_names(text, times + said_codes)
     code_slots = [s for s in slots if s.kind == "code"]
     numeric = [s for s in slots if s.kind in ("integer", "number")]
     for slot in slots:
@@ -173,6 +176,12 @@ def fill(slots: Sequence[Slot], text: str, destinations: bool = False, about: Se
                 out.args[slot.name] = False
     _assign_numbers(numeric, numbers, out, _hints(list(slots) + list(about)))
     return out
+
+
+def _corrected(text: str, found: List[Mention]) -> List[Mention]:
+    """Without a value the visitor corrected straight away ("three, no four": four)."""
+    return [m for m, after in zip(found, found[1:] + [None])
+            if after is None or not VALUE_FIX.match(text[m.end:after.start])]
 
 
 def _hints(slots: Sequence[Slot]) -> set:
