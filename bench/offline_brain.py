@@ -124,7 +124,11 @@ SETS = {"original": "paraphrases.yaml", "heldout": "paraphrases_heldout.yaml", "
         "blind48": "paraphrases_blind48.yaml",
         "blind49": "paraphrases_blind49.yaml",
         "blind50": "paraphrases_blind50.yaml",
-        "blind51": "paraphrases_blind51.yaml"}
+        "blind51": "paraphrases_blind51.yaml",
+        "blind52": "paraphrases_blind52.yaml",
+        "blind53": "paraphrases_blind53.yaml",
+        "blind54": "paraphrases_blind54.yaml",
+        "blind55": "paraphrases_blind55.yaml"}
 
 
 def load_set(name, brain):
