@@ -414,6 +414,8 @@ def test_a_place_and_a_direction_alone_walk_there(brain, text, place):
                                   "was the T rex heavier than an elephant", "how do meteorites burn up",
                                   "how many teeth did a T rex have", "how many planets r there",
                                   "could a t rex beat a triceratops in a fight", "Who found the first dinosaur fossil?",
+                                  "what did t rex eat", "are birds dinosaurs", "Could dinosaurs swim",
+                                  "What is the difference between a meteor and a meteorite?",
                                   # said to a child, a group, on the phone, about the others
                                   "okay everybody, wait here by the cafe", "did you pay for the tickets or did I",
                                   "I will text you when the tour is over", "leave the dinosaur alone, sweetheart",
@@ -554,7 +556,9 @@ def test_a_statement_of_what_the_visitor_wants_is_the_request_not_the_faq_answer
                                   "honestly the traffic this morning was a nightmare",
                                   # a remark about a place or a tour asks for no walk and no booking
                                   "Honestly the gift shop here is overpriced.",
-                                  "The space tour was wonderful, wasn't it, Frank? That young man knew his stuff."])
+                                  "The space tour was wonderful, wasn't it, Frank? That young man knew his stuff.",
+                                  "That stegosaurus looks smaller than I remember.", "oh my god look at that rocket",
+                                  "Not the dinosaur hall again, we've been round it three times"])
 def test_small_talk_about_the_robot_or_to_a_child_is_not_an_act_or_an_answer(brain, text):
     ex = museum()
     converse(brain, ex, [text])

@@ -49,7 +49,12 @@ WORLD_FACT = re.compile(
     r"\bhow\s+many\s+\w+\s+(?:there\s+)?(?:are|r|is|were|was|do|does|did|has|have|had)\b|"
     r"^\W*how\s+(?:do|does|did)\s+(?!(?:i|we|you|u|my|our|your|me|us|it|this|that|they|one)\b)\w+|"
     r"\b(?:was|were)\s+(?:a|an)\s+\w+|\bwho\s+would\s+win\b|\bin\s+a\s+fight\b|\blife\s+on\s+(?:other|another|\w+s)\b|"
-    r"^\W*who\s+(?:first\s+)?(?:found|discovered|invented|named|dug\s+up)\b|\bhow\s+long\s+(?:does|did|would|will)\s+it\s+take\s+to\s+\w+\s+to\b", re.I)
+    r"^\W*who\s+(?:first\s+)?(?:found|discovered|invented|named|dug\s+up)\b|"
+    # what a kind of thing ate, meant, looked like; what one thing is to another; its abilities
+    r"\bwhat\s+(?:did|does|do)\s+(?:a\s+|an\s+|the\s+)?[\w.' ]{2,30}?\s+(?:eat|mean|look\s+like|sound\s+like|weigh)\b|"
+    r"\bdifference\s+between\b|\bwhich\s+country\b|\bstill\s+alive\b|"
+    r"^\W*are\s+\w+\s+(?:really\s+)?(?:dinosaurs|reptiles|mammals|birds|related)\b|"
+    r"^\W*(?:could|can|did)\s+(?:dinosaurs|t\.?\s*rex(?:es)?|\w+sauruse?s?|\w+saurs?|rockets|astronauts)\s+(?:swim|fly|climb|run|see|hear|talk|roar)\b|\bhow\s+long\s+(?:does|did|would|will)\s+it\s+take\s+to\s+\w+\s+to\b", re.I)
 VENUE_SERVICE = re.compile(
     r"\b(?:you|your|u|here|museum|tickets?|seats?|places|spaces|spots|tours?|bookings?|reservations?|refunds?|"
     r"members?|membership|wifi|lifts?|elevators?|toilets?|cafe|shop|gallery|galleries|hall|exhibits?|"
@@ -101,7 +106,7 @@ TO_SOMEONE_ELSE = re.compile(
     # a child's own things and family ("where's your coat gone", "where did your dad go"), a meeting arranged
     r"|\byour\s+(?:coat|jacket|shoes?|shoelaces|laces|hat|scarf|gloves?|jumper|hoodie|cardigan|hands|face|nose|teddy|"
     r"dummy|brother|sister|dad|daddy|mum|mummy|mom|mommy|nan|nana|gran|granny|grandma|grandad|grandpa)\b|"
-    r"\b(?:i|we)(?:'ll|\s+will)\s+meet\s+(?:you|him|her|them)\b"
+    r"\b(?:i|we)(?:'ll|\s+will)\s+meet\s+(?:you|him|her|them)\b|\bif\s+(?:you'?re|your|you\s+are)\s+good\b"
     # an announcement to everyone ("attention please, the museum will close ...", "would the owner of ...")
     r"|^\W*(?:attention\s+please|ladies\s+and\s+gentlemen)\b|\bwould\s+the\s+owner\s+of\b|\bplease\s+(?:gather|proceed|make\s+your\s+way)\b", re.I)
 
@@ -122,8 +127,15 @@ def said_to_someone_else(text: str) -> bool:
 
 # a remark about a place or a tour, a statement that asks nothing ("honestly the gift shop here is
 # overpriced", "the space tour was wonderful, wasn't it?"): no walk there, no booking, no answer
-REMARK = re.compile(r"^\W*(?:(?:tbh|honestly|well|oh|wow|ugh|yeah|man|god|gosh|i\s+think|i\s+reckon|i\s+must\s+say)\W+)*"
-                    r"(?:the|that|this|your)\s+(?:[\w']+\s+){0,3}(?:here\s+)?(?:is|was|were|are|'s)\b", re.I)
+REMARK = re.compile(r"^\W*(?:(?:tbh|honestly|well|oh|wow|ugh|yeah|man|god|gosh|i\s+think|i\s+reckon|i\s+must\s+say|"
+                    r"apparently|look)\W+)*"
+                    r"(?:the|that|this|your)\s+(?:[\w']+\s+){0,3}(?:here\s+)?(?:is|was|were|are|'s|looks?|seems?)\b"
+                    # an exclamation at an exhibit, a place refused or put off ("oh my god look at that rocket",
+                    # "not the dinosaur hall again", "I'll have a look in the gift shop later")
+                    r"|^\W*(?:(?:oh\s+my\s+god|omg|wow|whoa|oh|ooh|look)\W+)*look\s+at\s+(?:that|this|the|those|these)\s+"
+                    r"(?!(?:booking|reservation|tickets?|code)\b)\w+\W*$"
+                    r"|^\W*not\s+the\s+[\w\s]+?\s+again\b|^\W*(?:no\W+)?(?:we'?re|i'?m)\s+not\s+(?:buying|getting|going)\b"
+                    r"|^\W*(?:i'?ll|we'?ll)\s+(?:have\s+a\s+look|pop|nip|go)\b[^?]*\blater\b", re.I)
 ASKS_ANYTHING = re.compile(r"\b(?:can|could|would|will|shall|want|need|like|please|pls|where|which|how|what|when|who|"
                            r"why|refund|cancel\w*|book\w*|money|thank\w*|take|show|tell|help|code|name)\b", re.I)
 
