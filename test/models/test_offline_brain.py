@@ -426,6 +426,7 @@ def test_a_place_and_a_direction_alone_walk_there(brain, text, place):
                                   "where are the toilets at the station", "then he told her to forget it",
                                   "what time does lidl close", "the parking meter swallowed my coins, can you refund me",
                                   "that dinosaur tour was fun, wasnt it", "do the swimming baths open on sundays",
+                                  "wheres the nearest maccies", "where can i buy nappies near here",
                                   # announcements the microphone picks up
                                   "attention please the museum will close in thirty minutes",
                                   "would the owner of a red car please return to the car park"])

@@ -35,6 +35,7 @@ from .values import find_numbers, find_times, resolve_enum
 from .understanding import Meaning, Understanding
 
 SOCIAL_ACTS = ("greeting", "thanks", "goodbye")
+NEARBY = re.compile(r"\b(?:nearest|nearby|near\s+here|round\s+here|around\s+here|close\s+by|in\s+town)\b", re.I)
 log = logging.getLogger(__name__)
 
 CORRECTION = re.compile(r"^\W*(?:(?:no|nope|sorry|actually|oh|wait|rather|not that|i mean|i meant|"
@@ -298,6 +299,9 @@ class Policy:
                     frame.args[slot.name] = value
         if enums and not any(s.name in frame.args for s in enums):
             frame.unknown = loose_phrase(text)
+            if not frame.unknown and NEARBY.search(text) and meaning.kind != "faq":
+                log.info("offline: %r asks for somewhere nearby that is no place here", text)
+                return Frame("elsewhere", since=index, texts=[text])  # "where's the nearest maccies"
             # "where can I buy a postcard?": the place whose FAQ entry the whole question means
             looked_up = frame.unknown or (text if WHERE.search(text) else "")
             answers = self.understanding.rank(looked_up, {}) if looked_up else []
