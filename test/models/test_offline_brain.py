@@ -176,7 +176,8 @@ def test_the_capabilities_answer_is_short_and_has_no_empty_names(brain):
                                   "Wait, don't, leave it", "Ignore me, I've changed my mind.", "Scratch that, we're fine",
                                   "Say thank you to the robot, Amelia, thank you", "Many thanks for sorting that out for us.",
                                   "that was great thank you robot", "Afternoon! Are you awake?",
-                                  "Hi robot, oh look Alfie, it's a robot, say hello"])
+                                  "Hi robot, oh look Alfie, it's a robot, say hello", "Basta, basta, no more, please.",
+                                  "Sorry, I changed my mind, nothing, nothing."])
 def test_small_talk_is_answered_and_ends_the_dialogue(brain, text):
     reply = asyncio.run(brain.step(BrainRequest([Message("system", "x"), Message("user", text, meta="input")],
                                                 [{"type": "function", "function": {
@@ -665,3 +666,16 @@ def test_a_request_to_the_robot_with_a_reason_about_someone_else_is_the_request(
     ex = museum()
     converse(brain, ex, ["Can we take photos of the dinosaurs, she wants one next to the big skeleton"])
     assert said(ex) == [next(e.answer.strip() for e in brain.faq if e.id == "photography")]
+
+
+def test_a_recognizers_homophone_of_a_word_is_read_as_the_word(brain):
+    ex = museum()
+    converse(brain, ex, ["how do i connect to the why fye"])
+    assert said(ex) == [next(e.answer.strip() for e in brain.faq if e.id == "wifi")]
+
+
+def test_verifying_a_membership_is_the_membership_not_a_booking(brain):
+    ex = museum()
+    converse(brain, ex, ["Please verify my membership card, number M 1 5 5 0 2."])
+    assert [c.args for c in ex.calls("lookup_membership")] == [{"member_id": "M15502"}]
+    assert not ex.calls("get_booking")

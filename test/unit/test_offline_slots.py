@@ -50,7 +50,7 @@ def test_counts_in_words_or_digits(text, numbers):
     ("four kids one grown up", 5), ("my partner and I", 2), ("a group of twelve", 12),
     ("it's for me, the wife and our three kids", 5), ("the dinosaur tour with my nan", 2), ("four of us", 4),
     ("two adults and a little one please", 3), ("seven kids and two teachers", 9),
-    ("yo sign me n my bf up", 2), ("for me and the twins", 3),
+    ("yo sign me n my bf up", 2), ("for me and the twins", 3), ("Me and Nana want to go on the rocket tour", 2),
 ])
 def test_a_party_said_in_parts_is_counted_whole(text, party):
     assert [(m.value, m.text) for m in find_numbers(text) if m.text == "people"] == [(party, "people")]

@@ -121,6 +121,7 @@ _PARTY = [(re.compile(r"\b(?:(?:just|only)\s+(?:me|myself|the\s+one(?:\s+of\s+us
                       r"boyfriend|girlfriend|bf|gf|grandson|granddaughter|colleague)(?!\s*s\b))\b|"
                       r"\bmy\s+(?:wife|husband|partner|friend|son|daughter|mum|mom|dad|mother|father|brother|sister|"
                       r"grandson|granddaughter|colleague)\s+and\s+(?:me|myself|i)\b", re.I), 2),
+          (re.compile(r"\bme\s+(?:and|n|&)\s+(?:nana|nan|gran|granny|grandma|grandad|grandpa|mum|mom|dad)\b", re.I), 2),
           (re.compile(r"\bme\s+(?:and|n|&)\s+(?:the|my|our)\s+twins\b", re.I), 3),
           (re.compile(r"\bme\s+(?:and|n|&)\s+(?:the|my|our)\s+triplets\b", re.I), 4)]
 # a count written as people text it: "dinosaur tour 4pm x3"
