@@ -27,7 +27,7 @@ LETTER_NAMES = {"aitch": "h", "cee": "c", "cue": "q", "dee": "d", "ef": "f", "el
                 "ess": "s", "ex": "x", "gee": "g", "jay": "j", "kay": "k", "pee": "p", "ar": "r", "tee": "t",
                 "vee": "v", "zed": "z", "zee": "z", "ay": "a", "ell": "l", "eff": "f", "arr": "r"}
 # letters said as the words that sound like them ("tee are", "zed why", "jay why"), read as letters only
-# inside a code already begun, never to start one
+# inside a code, or first when a letter and another character follow ("are jay 4 6 6 0")
 SOUNDALIKE_LETTERS = {"are": "r", "why": "y", "you": "u", "u": "u", "bee": "b", "see": "c", "sea": "c", "eye": "i",
                       "queue": "q", "tea": "t", "pea": "p", "oh": "o"}
 SPOKEN_DASH = {"dash", "hyphen"}
@@ -39,8 +39,13 @@ _SPOKEN_GAP = re.compile(r"(?=[^\s,]*[\s,])[\s,.-]+")  # a space or a comma: "HP
 _LETTERS_DIGITS = re.compile(r"(?<![\w-])([A-Z]{1,3})\s+(\d{3,6})(?![\w-])")
 
 
+def _spelled(word: str) -> str:
+    """The character a word spells in a code ("bravo" b, "seven" 7, "aitch" h), or ""."""
+    return NATO.get(word) or DIGIT_WORDS.get(word) or LETTER_NAMES.get(word) or ""
+
+
 def _code_char(word: str) -> bool:
-    return bool(NATO.get(word) or DIGIT_WORDS.get(word) or LETTER_NAMES.get(word) or len(word) == 1 or word.isdigit())
+    return bool(_spelled(word) or len(word) == 1 or word.isdigit())
 
 
 def _spoken_codes(text: str) -> List[Mention]:
@@ -89,13 +94,13 @@ def _spoken_codes(text: str) -> List[Mention]:
         elif word == "oh":
             # "oh" is the letter o next to a letter ("oh ar six", "double-u oh four"), else the digit 0
             after = following if following in SOUNDALIKE_LETTERS else \
-                (NATO.get(following) or DIGIT_WORDS.get(following) or LETTER_NAMES.get(following) or following)
+                (_spelled(following) or following)
             before = run[-1][0] if run and _SPOKEN_GAP.fullmatch(text[position:m.start()]) else ""
             letter_next = bool(after) and after[:1].isalpha() and following not in _WORD_PAIRS
             char = "o" if (before.isalpha() or (not before and letter_next)) else "0"
         elif word == "double" and _code_char(following):
             char = None  # "double tee 6 1 5 7": the next character twice
-            doubled = NATO.get(following) or DIGIT_WORDS.get(following) or LETTER_NAMES.get(following) or following
+            doubled = _spelled(following) or following
             if len(doubled) == 1 and _SPOKEN_GAP.fullmatch(text[m.end():tokens[index + 1].start()]):
                 if run and not _SPOKEN_GAP.fullmatch(text[position:m.start()]):
                     close()
@@ -105,8 +110,7 @@ def _spoken_codes(text: str) -> List[Mention]:
         elif m.group(0).isupper() and len(word) == 2 and m.group(0) not in CAPS_WORDS:
             char = word  # "EF 5537": two capitals written are two letters, not the name of one
         else:
-            char = NATO.get(word) or DIGIT_WORDS.get(word) or LETTER_NAMES.get(word) or \
-                (word if len(word) == 1 or word.isdigit() else None)
+            char = _spelled(word) or (word if len(word) == 1 or word.isdigit() else None)
         after = tokens[index + 2].group(0).lower() if index + 2 < len(tokens) else ""
         # "are jay 4 6 6 0", "see why four four ...": a soundalike starts a code a letter and a character follow
         starts = not run and bool(LETTER_NAMES.get(following) or NATO.get(following) or
