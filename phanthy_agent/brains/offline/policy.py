@@ -290,7 +290,8 @@ class Policy:
         if counts and all(m.weak for m in counts):
             # a move: "we booked a tour" counts nothing; the later steps take the booking's own
             for slot in self._slots(frame, tools):
-                frame.args.pop(slot.name, None) if slot.kind in ("integer", "number") else None
+                if slot.kind in ("integer", "number"):
+                    frame.args.pop(slot.name, None)
         enums = [s for s in self._slots(frame, tools) if s.kind == "enum" and s.required]
         for slot in enums:
             if slot.name not in frame.args and REFERENCE.search(text):
