@@ -61,12 +61,22 @@ def rig(ros):
     manifests = Collect(client, ToolManifest, "phanthy/tools", MANIFEST_QOS)
     loop = LoopThread()
     done, feedback = [], []
-    executor = RosToolExecutor(client, loop.loop, server_wait_s=5.0, hook_timeout_s=1.0)
+    # Generous waits: discovering a new driver's action servers took over 5 s on a loaded CI
+    # machine (the goal was then refused as "no server" and the test waited for nothing).
+    executor = RosToolExecutor(client, loop.loop, server_wait_s=30.0, accept_timeout_s=30.0,
+                               hook_timeout_s=1.0)
     executor.bind(lambda *a: done.append(a), lambda *a: feedback.append(a))
     group = spin(driver, client)
     yield name, driver, executor, loop, manifests, done, feedback
     group.stop()
     loop.stop()
+
+
+def start(loop, executor, driver, tool, args):
+    """Start a call that must be accepted; a refusal fails here, with its reason."""
+    started = loop.run(executor.start(driver, tool, args))
+    assert started.accepted, f"{driver}/{tool} was not accepted: {started.error}"
+    return started
 
 
 def outcome(done, action_id, timeout=20.0):
@@ -89,20 +99,17 @@ def test_manifest_is_published_and_parses(rig):
 
 def test_goal_returns_id_at_once_then_feedback_and_result(rig):
     name, _, executor, loop, _, done, feedback = rig
-    t0 = time.monotonic()
-    started = loop.run(executor.start(name, "grip", {"force": 10}))
-    accepted_after = time.monotonic() - t0
-    assert started.accepted and len(started.action_id) == 32
+    started = start(loop, executor, name, "grip", {"force": 10})
+    assert len(started.action_id) == 32
     assert not any(d[0] == started.action_id for d in done), "accepted long before the result"
     _, status, result_json, error = outcome(done, started.action_id)
     assert status == "succeeded" and json.loads(result_json) == {"closed_to": 40} and error == ""
     assert any(f[0] == started.action_id for f in feedback)
-    assert accepted_after < 2.0 + 5.0  # generous: includes server discovery
 
 
 def test_cancel_is_accepted_and_reported_truthfully(rig):
     name, _, executor, loop, _, done, _ = rig
-    started = loop.run(executor.start(name, "grip", {"force": 10}))
+    started = start(loop, executor, name, "grip", {"force": 10})
     time.sleep(0.2)
     loop.call(executor.cancel, started.action_id)
     _, status, result_json, _ = outcome(done, started.action_id)
@@ -115,7 +122,7 @@ def test_hook_goal_stops_the_running_call(rig):
     # A 40 s grip: the hook's first goal includes discovering the release server, which took
     # over 2 s on a loaded CI machine (the grip had then succeeded before the release came).
     driver.step_s = 1.0
-    started = loop.run(executor.start(name, "grip", {"force": 5}))
+    started = start(loop, executor, name, "grip", {"force": 5})
     loop.call(executor.fire_hook, HookTarget(name, "release", {}), "on_interrupt_motion")
     _, status, result_json, _ = outcome(done, started.action_id, timeout=45.0)
     assert driver.released.is_set() and status == "cancelled"
@@ -129,10 +136,10 @@ def test_hook_goal_stops_the_running_call(rig):
 ])
 def test_bad_calls_fail_with_a_reason_and_the_driver_stays_up(rig, tool, args, expect):
     name, _, executor, loop, _, done, _ = rig
-    started = loop.run(executor.start(name, tool, args))
+    started = start(loop, executor, name, tool, args)
     _, status, _, error = outcome(done, started.action_id)
     assert status == "failed" and expect in error
-    again = loop.run(executor.start(name, "grip", {"force": 1}))
+    again = start(loop, executor, name, "grip", {"force": 1})
     assert outcome(done, again.action_id)[1] == "succeeded"
 
 
@@ -153,14 +160,14 @@ def test_cancelling_the_goal_of_a_driver_that_died_is_harmless(ros):
     client = Node(f"agent_side_{uuid.uuid4().hex[:6]}")
     loop = LoopThread()
     done = []
-    executor = RosToolExecutor(client, loop.loop, server_wait_s=5.0)
+    executor = RosToolExecutor(client, loop.loop, server_wait_s=30.0)
     executor.bind(lambda *a: done.append(a), lambda *a: None)
     driver_group, client_group = spin(driver), spin(client)
     try:
-        started = loop.run(executor.start(name, "grip", {"force": 3}))
-        assert started.accepted
+        started = start(loop, executor, name, "grip", {"force": 3})
         driver_group.stop()  # the driver process dies: no result will come
         loop.call(executor.cancel, started.action_id)  # cancelling a dead goal does not raise
+        executor._server_wait_s = 1.0  # a dead driver's server may vanish: do not wait long
         again = loop.run(executor.start(name, "grip", {"force": 3}))
         # whether discovery already noticed the death or the goal goes unanswered, the
         # outcome is a clear refusal within the accept timeout, never a hang
