@@ -128,7 +128,11 @@ SETS = {"original": "paraphrases.yaml", "heldout": "paraphrases_heldout.yaml", "
         "blind52": "paraphrases_blind52.yaml",
         "blind53": "paraphrases_blind53.yaml",
         "blind54": "paraphrases_blind54.yaml",
-        "blind55": "paraphrases_blind55.yaml"}
+        "blind55": "paraphrases_blind55.yaml",
+        "blind56": "paraphrases_blind56.yaml",
+        "blind57": "paraphrases_blind57.yaml",
+        "blind58": "paraphrases_blind58.yaml",
+        "blind59": "paraphrases_blind59.yaml"}
 
 
 def load_set(name, brain):
