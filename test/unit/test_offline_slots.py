@@ -3,6 +3,7 @@
 import pytest
 
 from phanthy_agent.brains.offline.codes import find_codes
+from phanthy_agent.brains.offline.conversation import unshouted
 from phanthy_agent.brains.offline.names import find_names
 from phanthy_agent.brains.offline.slots import answer, fill, loose_phrase, match_item, slots_of
 from phanthy_agent.brains.offline.values import find_enum, find_numbers, find_times, spoken_time
@@ -92,6 +93,10 @@ def test_a_time_or_a_code_is_not_also_a_count():
     ("booking code are jay 4 6 6 0", ["RJ4660"]), ("why are you here", []), ("i'd like a b c", []),
     ("the code's aitch arr 0 3 7 5", ["HR0375"]), ("code is see why four four zero eight", ["CY4408"]),
     ("M 6 3 0 5 8, I keep forgetting to renew", ["M63058"]), ("booking el pee double seven four one", ["LP7741"]), ("why three tickets", []), ("code is oh one two", []),
+    ("the code is dee ee dash four four zero one", ["DE4401"]),
+    # a word in capitals is a code only after a code's cue: shouted words are not
+    ("CANCEL booking UJ-8873. Name Pemberton.", ["UJ-8873"]), ("on YOUR end, so refund me. Code PL-2930", ["PL-2930"]),
+    ("FOUR tickets, space tour, 2pm", []), ("my reference is ABCDEF", ["ABCDEF"]),
 ])
 def test_codes(text, codes):
     assert [m.value for m in find_codes(text)] == codes
@@ -134,6 +139,10 @@ def test_names(text, names):
     ("the tour at eleven names greg hanley just one ticket", ["Greg Hanley"]),
     ("did my booking go through its for olga petrova", ["Olga Petrova"]), ("book a tour for ahmed two tickets", ["Ahmed"]),
     ("how I get my money back? Reservation Andersson, code QT 2657.", ["Andersson"]), ("tickets for two", []),
+    ("Hi, Mehta here, booking code SA 0 4 8 6, please cancel it", ["Mehta"]), ("Dinosaur hall here is great", []),
+    ("Eight tickets, dinosaur tour, twelve thirty, Rahman. Cheers.", ["Rahman"]),
+    ("HELLO? My booking. GN-2075. Tanaka. What does it say?", ["Tanaka"]),
+    ("can we do two instead, Moreau, booking code V D dash two seven seven one", ["Moreau"]),
 ])
 def test_a_name_said_with_a_code_in_any_spelling(text, names):
     assert [m.value for m in find_names(text, find_codes(text))] == names
@@ -266,3 +275,12 @@ def test_an_article_counts_one_of_what_the_request_books_not_any_thing(text, tic
     slots = slots_of(TOOLS["book_tickets"], list(TOOLS))
     count = [s for s in slots if s.name == "tickets"]
     assert fill(count, text, about=slots).args.get("tickets") == tickets
+
+
+@pytest.mark.parametrize("text, read", [
+    ("SHOW MY BOOKING HW7716", "show my booking HW7716"), ("CODE EF 5537 PLEASE", "code EF 5537 please"),
+    ("CANCEL BOOKING HJ2290 SMITH", "cancel booking HJ2290 Smith"), ("K 7 P 2 Q D", "K 7 P 2 Q D"),
+    ("OK", "OK"), ("Book the SPACE tour", "Book the SPACE tour"),
+])
+def test_text_typed_in_capitals_is_read_in_lowercase_but_for_what_may_be_a_code(text, read):
+    assert unshouted(text) == read

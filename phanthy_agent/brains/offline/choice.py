@@ -22,7 +22,7 @@ from typing import Dict, List, Optional, Set, Tuple
 from .config import IntentsFile
 from .slots import Slot, fill, request_slots
 from .codes import find_codes
-from .values import find_enum, find_times, words
+from .values import find_enum, find_numbers, find_times, words
 from .understanding import SUBJECT_MARGIN, Meaning, Understanding
 
 # a question, not a request: a question word or an auxiliary first ("is it alright if ..."), or "?"
@@ -30,6 +30,9 @@ QUESTION = re.compile(r"^\W*(?:(?:so|and|um|excuse me|sorry|hi|hello)\W+)*(?:wha
                       r"is|are|am|do|does|did|can|could|may|might|will|would|should|has|have)\b|\?\s*$", re.I)
 # a yes/no question about how things are, not a request ("can you ..." and "could we ..." may be)
 ASKS_WHETHER = re.compile(r"^\W*(?:(?:so|and|um|excuse me|sorry|hi|hello)\W+)*(?:is|are|do|does|has|have)\b", re.I)
+# ... though "is it possible to ..." asks for it
+ASKS_MAY = re.compile(r"^\W*(?:(?:so|and|um|excuse me|sorry|hi|hello)\W+)*(?:is|are)\s+(?:it|there|we|i)\s+"
+                      r"(?:any\s+)?(?:possible|way|chance|able|allowed|ok|okay|alright|all\s+right)\b", re.I)
 # a question about the world's past or the robot's opinion, not about the venue as it is: "how
 # tall was a brachiosaurus?", "why did the dinosaurs die out?", "which one is scariest in your
 # opinion?" (a visitor's own past is the venue's business: "did my booking go through?")
@@ -73,6 +76,11 @@ WANTS = re.compile(r"^\W*(?:(?:um|uh|so|hi|hello|ok(?:ay)?|right)\W+)*(?:i|we)(?
 WANT_MARGIN = 0.15  # how far below the FAQ's question a wanted request may be
 CLAUSE_END = re.compile(r"[.!?;,]+\s*")  # where a clause ends, for an act said before small talk
 NAMED_WORDS = 6  # an utterance this short that names a place and nothing understood walks there
+# a request about the visitor's own record (one that takes a code: "what time is my tour?") is
+# said with the visitor's own words; "what time is the space tour?" asks about every visitor's
+OWN = re.compile(r"\b(?:my|our|his|her|hers|their|mine|ours|booked|booking|bookings|reservation|reserved|reference|"
+                 r"ref|code|name|named|called|surname|paid|bought|purchased|money)\b|"
+                 r"\b(?:did|am|are|is|was|were|have|had)\s+(?:i|we|he|she|they)\b", re.I)
 SLOT_MARGIN = 0.08  # meanings this close to the best are told apart by the slots the words fill
 
 
@@ -96,7 +104,8 @@ TO_SOMEONE_ELSE = re.compile(
     # a child or a group spoken to ("don't touch that, sweetie", "okay everyone, stay together"), a
     # call ("I'll ring you back"), who did what ("did you get the tickets or did I?"), and where
     # the others are ("she's been in there for ages", "Dave's still in the shop")
-    r"|,\s*(?:sweetie|sweetheart|darling|honey)\W*$|^\W*(?:(?:ok|okay|right|alright|come\s+on)\W+)?"
+    r"|,\s*(?:sweetie|sweetheart|darling|honey|mum|mummy|mom|mommy|dad|daddy|nan|nana|nanna|gran|granny|grandma|"
+    r"grandad|grandpa|kids|guys|everyone|folks)\W*$|^\W*(?:(?:ok|okay|right|alright|come\s+on)\W+)?"
     r"(?:everyone|everybody|guys|kids)\b(?!.*\b(?:robot|can\s+you|could\s+you)\b)|"
     r"\bi(?:'ll|\s+will)\s+(?:call|ring|phone|text|message)\s+(?:you|him|her|them)\b|\bor\s+did\s+(?:i|you|we)\b|"
     r"\b(?:she|he)(?:'s|\s+has|\s+is)\s+(?:still|been)\b(?!\s+(?:\w+\s+)?(?:lost|missing|gone|hurt|sick|ill|stuck)\b)|\b\w+'s\s+still\s+(?:in|at)\b|\bi'?ll\s+sort\s+it\b"
@@ -107,6 +116,10 @@ TO_SOMEONE_ELSE = re.compile(
     r"|\byour\s+(?:coat|jacket|shoes?|shoelaces|laces|hat|scarf|gloves?|jumper|hoodie|cardigan|hands|face|nose|teddy|"
     r"dummy|brother|sister|dad|daddy|mum|mummy|mom|mommy|nan|nana|gran|granny|grandma|grandad|grandpa)\b|"
     r"\b(?:i|we)(?:'ll|\s+will)\s+meet\s+(?:you|him|her|them)\b|\bif\s+(?:you'?re|your|you\s+are)\s+good\b"
+    # a child called back, someone told no by name ("Lily, where have you gone? stay where I can see you",
+    # "No, Sophie, we are not buying another dinosaur")
+    r"|\bwhere\s+have\s+you\s+(?:gone|got\s+to)\b|\bstay\s+where\s+(?:i|we)\s+can\s+see\s+you\b"
+    r"|^\W*no\W+(?-i:[A-Z][a-z]+)\s*,(?<!thanks,)(?<!thank,)\s"
     # an announcement to everyone ("attention please, the museum will close ...", "would the owner of ...")
     r"|^\W*(?:attention\s+please|ladies\s+and\s+gentlemen)\b|\bwould\s+the\s+owner\s+of\b|\bplease\s+(?:gather|proceed|make\s+your\s+way)\b", re.I)
 
@@ -243,18 +256,31 @@ class Chooser:
             wanted = [m for m in ranked if m.kind != "faq" and m.score >= max(self.cfg.accept, ranked[0].score - WANT_MARGIN)
                       and (self.evidence(m, text, tools) > 0 or self._verbs(m, names) & said)]
             ranked = wanted + [m for m in ranked if m not in wanted] if wanted else ranked
-        close = [m for m in ranked if m.score >= ranked[0].score - SLOT_MARGIN]
+        wants = bool(WANTS.search(text))
+        # "I'd like to cancel the dinosaur tour for the Greens": the request named, a little further down
+        close = [m for m in ranked if m.score >= ranked[0].score - SLOT_MARGIN or
+                 wants and m.kind != "faq" and m.score >= ranked[0].score - WANT_MARGIN and self._verbs(m, names) & said]
         named = {m.key: bool(self._verbs(m, names) & said) for m in close}
         best = max(close, key=lambda m: (named[m.key] and sum(named.values()) == 1, self.evidence(m, text, tools), named[m.key], m.score))
         if best.kind != "faq" and ASKS_WHETHER.search(text) and self._place_slots(best, tools):
             # "are the toilets free to use?", "is there a gender neutral loo?": answered, not walked to
             best = next((m for m in ranked if m.kind == "faq" and m.score >= best.score - SLOT_MARGIN), best)
+        elif best.kind != "faq" and ASKS_WHETHER.search(text) and not ASKS_MAY.search(text) and not named[best.key] and \
+                self._takes_details(best, tools) and not any(not m.weak for m in find_numbers(text, find_times(text))):
+            # "is there a space tour later on?", "do the tours have a signer?": what is there, not a booking
+            best = next((m for m in close if m.kind == "faq" or not self._takes_details(m, tools)), best)
         if best.kind != "faq" and self._names_place_as_where(best, text, tools):
             # "I left my scarf in the dinosaur hall, what should I do": no walk, a question
             best = next((m for m in ranked if m.kind == "faq" and m.score >= best.score - SUBJECT_MARGIN), best)
         # "I left my glasses in the space gallery": the gallery is where, the question is lost property
         best = self.understanding.subject(ranked[ranked.index(best):], text) if best.kind == "faq" else best
         return self._walk_to(best, text, tools) or best
+
+    def _takes_details(self, meaning: Meaning, tools: Dict[str, dict]) -> bool:
+        """A request that needs the visitor's details (a count, a name, a code), not a look-up."""
+        intent = self._intents.get(meaning.key) if meaning.kind == "intent" else None
+        names = (intent.tools if intent else []) if meaning.kind == "intent" else [meaning.key] if meaning.kind == "tool" else []
+        return any(s.required and s.kind not in ("source", "enum") for s in request_slots(intent, names, tools))
 
     def _verbs(self, meaning: Meaning, names: List[str]) -> Set[str]:
         """The words a request is named by: the first of its name ("cancel" of `cancel`,
@@ -338,6 +364,8 @@ class Chooser:
         if any(any(c.isdigit() for c in str(m.value)) for m in find_codes(text)) and every and \
                 not any(s.kind == "code" for s in every):
             evidence -= 0.5  # "I'd rather do the space tour instead, code TK 8024": no walk takes a code
+        if any(s.kind == "code" and s.required for s in every) and not OWN.search(text) and not find_codes(text):
+            evidence -= 0.5  # "what time is the space tour?": nobody's booking
         return evidence
 
     def named_value(self, text: str, tools: Dict[str, dict]) -> Optional[Meaning]:

@@ -23,7 +23,7 @@ NATO["x-ray"] = "x"
 DIGIT_WORDS = {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine".split())}
 DIGIT_WORDS["oh"] = "0"
 # letters said by their names, where the name is no English word ("em seven seven ...")
-LETTER_NAMES = {"aitch": "h", "cee": "c", "cue": "q", "dee": "d", "ef": "f", "el": "l", "em": "m", "en": "n",
+LETTER_NAMES = {"aitch": "h", "ee": "e", "cee": "c", "cue": "q", "dee": "d", "ef": "f", "el": "l", "em": "m", "en": "n",
                 "ess": "s", "ex": "x", "gee": "g", "jay": "j", "kay": "k", "pee": "p", "ar": "r", "tee": "t",
                 "vee": "v", "zed": "z", "zee": "z", "ay": "a", "ell": "l", "eff": "f", "arr": "r"}
 # letters said as the words that sound like them ("tee are", "zed why", "jay why"), read as letters only
@@ -32,7 +32,7 @@ SOUNDALIKE_LETTERS = {"are": "r", "why": "y", "you": "u", "u": "u", "bee": "b", 
                       "queue": "q", "tea": "t", "pea": "p", "oh": "o"}
 SPOKEN_DASH = {"dash", "hyphen"}
 # two-letter words, which do not start a code ("is 4 0 2 2"); any other pair may ("LM 4 0 2 2", "mn 1 2 7 0")
-_WORD_PAIRS = {"is", "it", "in", "on", "at", "to", "my", "me", "we", "us", "an", "as", "be", "by", "do", "go", "he",
+WORD_PAIRS = {"is", "it", "in", "on", "at", "to", "my", "me", "we", "us", "an", "as", "be", "by", "do", "go", "he",
                "if", "no", "of", "or", "so", "up", "am", "hi", "ok", "oh", "id", "pm", "uk", "tv", "eu"}
 _SPOKEN_TOKEN = re.compile(r"(?<![A-Za-z0-9'])(?:[A-Za-z]+(?:-[A-Za-z]+)?|\d+)(?![A-Za-z0-9'])")
 _SPOKEN_GAP = re.compile(r"(?=[^\s,]*[\s,])[\s,.-]+")  # a space or a comma: "HP-2046" is written, not spoken
@@ -96,7 +96,7 @@ def _spoken_codes(text: str) -> List[Mention]:
             after = following if following in SOUNDALIKE_LETTERS else \
                 (_spelled(following) or following)
             before = run[-1][0] if run and _SPOKEN_GAP.fullmatch(text[position:m.start()]) else ""
-            letter_next = bool(after) and after[:1].isalpha() and following not in _WORD_PAIRS
+            letter_next = bool(after) and after[:1].isalpha() and following not in WORD_PAIRS
             char = "o" if (before.isalpha() or (not before and letter_next)) else "0"
         elif word == "double" and _code_char(following):
             char = None  # "double tee 6 1 5 7": the next character twice
@@ -120,7 +120,7 @@ def _spoken_codes(text: str) -> List[Mention]:
             char = SOUNDALIKE_LETTERS[word]  # "tee are eight one ...", "zed why three ...", not "... 9 0 are you"
         if char in ("a", "i") and run and following and not _code_char(following) and following not in SPOKEN_DASH:
             char = None  # "M 6 3 0 5 8, I keep forgetting": the word, not a last letter
-        if char is None and len(word) == 2 and word.isalpha() and word not in _WORD_PAIRS:
+        if char is None and len(word) == 2 and word.isalpha() and word not in WORD_PAIRS:
             close()
             char = word  # a letter pair starts a code ("LM 4 0 2 2")
         if char is None or (run and not _SPOKEN_GAP.fullmatch(text[position:m.start()])):
@@ -152,8 +152,10 @@ def find_codes(text: str) -> List[Mention]:
             continue
         has_digit = any(c.isdigit() for c in bare)
         has_alpha = any(c.isalpha() for c in bare)
-        coded = (has_digit and has_alpha) or (token.isupper() and has_alpha) or ("-" in token and has_digit) \
-            or _numbered(text, m.start(), bare)
+        # a word in capitals only after a code's cue ("code AAAAAA"): "CANCEL booking UJ-8873",
+        # "on YOUR end" are shouted words
+        coded = (has_digit and has_alpha) or (token.isupper() and has_alpha and _cued(text, m.start())) \
+            or ("-" in token and has_digit) or _numbered(text, m.start(), bare)
         if coded and not re.fullmatch(r"\d{1,2}(am|pm)", bare, re.I):
             mention = Mention(token.upper(), m.start(), m.end(), token)
             if _free(mention, found):
@@ -162,9 +164,13 @@ def find_codes(text: str) -> List[Mention]:
 
 
 # a number is an id, not a count, when it is long ("77201") or named one ("ID 6002", "number 4411")
-_ID_CUE = re.compile(r"(?:\b(?:id|number|no|code|membership|member|card|pass|booking|reservation)|#)\W{0,3}"
+_ID_CUE = re.compile(r"(?:\b(?:id|number|no|code|membership|member|card|pass|booking|reservation|ref|reference)|#)\W{0,3}"
                      r"(?:is\s+|was\s+)?$", re.I)
 
 
+def _cued(text: str, start: int) -> bool:
+    return bool(_ID_CUE.search(text[max(0, start - 24):start]))
+
+
 def _numbered(text: str, start: int, bare: str) -> bool:
-    return bare.isdigit() and (len(bare) >= 5 or bool(_ID_CUE.search(text[max(0, start - 24):start])))
+    return bare.isdigit() and (len(bare) >= 5 or _cued(text, start))

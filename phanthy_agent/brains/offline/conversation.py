@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from typing import Any, Dict, List, Optional
 
 from ..base import META_INPUT, META_NOTICE, ActionUpdate, Message
+from .codes import WORD_PAIRS
 
 BUILTINS = ("finish", "cancel_action", "wait_for_actions", "load_skill")
 ENDED = ("succeeded", "failed", "cancelled", "timeout", "rejected", "skipped")
@@ -61,6 +63,9 @@ class Segment:
     calls: List[Call] = dataclasses.field(default_factory=list)
     interrupted: bool = False  # a notice said the visitor cut the robot off
 
+    def __post_init__(self) -> None:
+        self.text = unshouted(self.text)
+
     def finish(self) -> Optional[Call]:
         return next((c for c in reversed(self.calls) if c.name == "finish"), None)
 
@@ -104,6 +109,28 @@ def segments(messages: List[Message]) -> List[Segment]:
             if not message.updates and "interrupted" in message.content:
                 out[-1].interrupted = True
     return out
+
+
+def unshouted(text: str) -> str:
+    """Text typed in capitals, in lowercase but for what may be part of a code: words with a
+    digit ("HW7716"), single letters, two-letter pairs that are no word ("EF 5537"). Written
+    in capitals, "SHOW MY BOOKING HW7716" would name the codes SHOW and HW7716."""
+    if re.search(r"[a-z]", text) or not re.search(r"(?<![\w-])[A-Z]{3,}(?![\w-])", text):
+        return text
+
+    def lower(match: "re.Match") -> str:
+        word = match.group(0)
+        if word == "A" or len(word) > 2 or word.lower() in WORD_PAIRS:
+            return word.lower()
+        return word
+
+    said = re.sub(r"(?<![\w-])[A-Z']+(?![\w-])", lower, text)
+    # a last word after a code is the name it is under ("CANCEL BOOKING HJ2290 SMITH")
+    return re.sub(r"(?<=\d)(\s+)([a-z]+)(?=\W*$)", lambda m: m.group(0) if m.group(2) in _CLOSING else
+                  m.group(1) + m.group(2).capitalize(), said)
+
+
+_CLOSING = {"please", "pls", "thanks", "thank", "ta", "cheers", "now", "today", "done", "ok", "okay", "mate"}
 
 
 def _args(arguments: str) -> Dict[str, Any]:

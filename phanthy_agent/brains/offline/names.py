@@ -43,12 +43,17 @@ _OWNER = re.compile(rf"({_NAME_WORD})'s\s+(?i:booking|reservation|tickets?|tour)
 # a lone name set off at the end ("..., for myself, Priya") or said next to a code ("R4T8WZ
 # Okafor", "Tanaka, D3M7T")
 _CODE_AHEAD = r"(?=\s*,?\s*(?:(?i:code|ref|reference|booking|number)\s+)?(?=[A-Z-]*\d)[A-Z0-9]{2,}(?:-[A-Z0-9]{2,})?\b)"
-_LONE_NAME = re.compile(rf"(?:,\s*|(?<=[A-Z0-9]{{4}})\s+|(?<=[A-Z0-9]{{4}}),\s*)({_NAME_WORD})\W*$"
-                        rf"|(?<![\w'])({_NAME_WORD}){_CODE_AHEAD}")
+_LONE_NAME = re.compile(rf"(?:,\s*|(?<=[A-Z0-9]{{4}})\s+|(?<=[A-Z0-9]{{4}}),\s*)({_NAME_WORD})"
+                        rf"(?:\W+(?i:cheers|thanks|thank\s+you|ta|done|please|pls))?\W*$"
+                        rf"|(?<![\w'])({_NAME_WORD}){_CODE_AHEAD}"
+                        rf"|(?<=[A-Z0-9]{{4}})[.,]\s*({_NAME_WORD})\.(?=\s|$)")  # "My booking. GN-2075. Tanaka."
 
 # a lone name said just before a code found in any spelling ("Kowalski, code G H eight eight ...",
 # "Harrington, XR 5502", "Schmidt, oh ar six six ...")
-_NAME_THEN_CODE = re.compile(rf"(?<![\w'])({_NAME_WORD}),?\s*(?:(?i:code|ref|reference|booking|number)\s*)?(?:(?i:is)\s+)?$")
+_NAME_THEN_CODE = re.compile(rf"(?<![\w'])({_NAME_WORD}),?\s*(?:(?i:code|ref|reference|booking|number)\s*){{0,2}}(?:(?i:is)\s+)?$")
+
+
+_SELF_NAMED = re.compile(rf"^\W*(?:(?i:hi|hello|hey|yes|yeah|ok|okay)\W+)*({_NAME_WORD}(?:\s+{_NAME_WORD})?)\s+(?i:here)\b(?!\s+(?i:is|are|was))")
 
 
 def _before_a_code(text: str, codes: Sequence[Mention]) -> List[Mention]:
@@ -119,9 +124,12 @@ def find_names(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
             break
     if not found:
         found += _before_a_code(text, taken)
+    said_here = _SELF_NAMED.search(text) if not found else None  # "Mehta here, booking code ..."
+    if said_here and said_here.group(1) not in NAME_STOP:
+        found.append(Mention(said_here.group(1), said_here.start(1), said_here.end(1), said_here.group(0)))
     if not found:
         for m in _LONE_NAME.finditer(text):
-            group = 1 if m.group(1) else 2
+            group = next(g for g in (1, 2, 3) if m.group(g))
             if m.group(group) in NAME_STOP:
                 continue
             mention = Mention(m.group(group), m.start(group), m.end(group), m.group(0))

@@ -35,6 +35,9 @@ from .values import find_numbers, find_times, resolve_enum
 from .understanding import Meaning, Understanding
 
 SOCIAL_ACTS = ("greeting", "thanks", "goodbye")
+# ... and below `suggest` when nothing else comes close ("much obliged, my metal friend": a
+# thanks the encoder scores 0.33, the next meaning 0.26)
+SOCIAL_FLOOR, SOCIAL_LEAD = 0.30, 0.05
 NEARBY = re.compile(r"\b(?:nearest|nearby|near\s+here|round\s+here|around\s+here|close\s+by|in\s+town)\b", re.I)
 log = logging.getLogger(__name__)
 
@@ -255,7 +258,7 @@ class Policy:
         if best is not None and self.chooser.about_the_world(best, text):
             log.info("offline: %r asks about the world, not %s %s: fallback", text, best.kind, best.key)
             return Frame("fallback", since=index, texts=[text])
-        if best is not None and (best.score >= self.cfg.accept or self._social(best)):
+        if best is not None and (best.score >= self.cfg.accept or self._social(best, ranked)):
             return self._frame_for(best, text, index, tools, ranked)
         # not when it is like something the venue does not do ("recommend a restaurant nearby")
         named = self.chooser.named_value(text, tools) if not elsewhere and \
@@ -287,8 +290,9 @@ class Policy:
         filled = fill(self._slots(frame, tools), text)
         frame.args, frame.problems = dict(filled.args), dict(filled.problems)
         counts = find_numbers(text, find_times(text) + find_codes(text)) if len(names) > 1 else []
-        if counts and all(m.weak for m in counts):
-            # a move: "we booked a tour" counts nothing; the later steps take the booking's own
+        if counts and all(m.weak or not m.text for m in counts):
+            # a move: "we booked a tour" counts nothing, nor "bring our tour forward to ten" (no
+            # unit: a time); the later steps take the booking's own
             for slot in self._slots(frame, tools):
                 if slot.kind in ("integer", "number"):
                     frame.args.pop(slot.name, None)
@@ -338,11 +342,15 @@ class Policy:
         found = [(i, v) for i, v in found if i >= 0]
         return min(found)[1] if found else None
 
-    def _social(self, best: Meaning) -> bool:
+    def _social(self, best: Meaning, ranked: Sequence[Meaning]) -> bool:
         """A greeting, thanks or goodbye understood by meaning with its cue words said ("I do
-        appreciate it, thank you kindly"): accepted from `suggest`, as nothing is done."""
+        appreciate it, thank you kindly"): accepted from `suggest`, as nothing is done, or from
+        SOCIAL_FLOOR when it leads every other meaning by SOCIAL_LEAD."""
         intent = self.intents.get(best.key) if best.kind == "intent" else None
-        return intent is not None and intent.act in SOCIAL_ACTS and bool(intent.cues) and best.score >= self.cfg.suggest
+        if intent is None or intent.act not in SOCIAL_ACTS or not intent.cues:
+            return False
+        runner_up = max((m.score for m in ranked if m.key != best.key or m.kind != best.kind), default=0.0)
+        return best.score >= self.cfg.suggest or best.score >= SOCIAL_FLOOR and best.score - runner_up >= SOCIAL_LEAD
 
     def _accepted(self, ranked: List[Meaning], pattern: Optional[str]) -> bool:
         return pattern is not None or bool(ranked and ranked[0].score >= self.cfg.accept)

@@ -58,6 +58,12 @@ CACHE = 1024  # embeddings of recent utterances kept
 SPELL_CHARS = 1500  # characters of an utterance mended (the encoder reads 256 tokens)
 SPELL_RATIO = 0.8  # difflib ratio of a typo to the word it means ("tickts" -> "tickets" 0.92)
 STOP = STOPWORDS | {"robot", "museum"}
+# how a visitor addresses the robot before saying what they want ("hey robot, stop walking",
+# "excuse me, um, is there somewhere to eat"): ranked without it, it made every such request a greeting
+ADDRESS = re.compile(r"^\W*(?:(?:(?:hey|hi|hiya|hello|hallo|oi|yo)(?:\s+there)?|excuse\s+me|pardon\s+me|"
+                     r"good\s+(?:morning|afternoon|evening)|um+|uh+|erm?|(?:mister\s+|mr\.?\s+)?robot)\b[\s,.!?;:-]*)+",
+                     re.I)
+ADDRESSED_WORDS = 3  # what follows an address is ranked alone when it has this many words
 VENUE_HERE = re.compile(r"\b(?:in|inside|at|around|within)\s+(?:the|this|your)\s+(?:museum|building)\b", re.I)
 
 
@@ -108,8 +114,9 @@ class Understanding:
     def pattern(self, text: str) -> Optional[str]:
         """The first intent (file order) one of whose patterns matches the utterance."""
         text = self.normalized(text)
+        said = ADDRESS.sub("", text, count=1)  # "hey robot, stop walking"
         for name, regexes in self._patterns:
-            if any(r.search(text) for r in regexes):
+            if any(r.search(text) or said != text and r.search(said) for r in regexes):
                 return name
         return None
 
@@ -140,6 +147,12 @@ class Understanding:
         """Every candidate once, best first (patterns are `pattern()`'s business)."""
         best: Dict[Tuple[str, str], Meaning] = {}
         tool_rows = self._rows_for(tools)
+        said = ADDRESS.sub("", text, count=1)
+        if said != text and len(said.split()) >= ADDRESSED_WORDS:
+            # "hey robot, is there somewhere to eat": what follows the address, when it is understood
+            ranked = self.rank(said, tools)
+            if ranked and ranked[0].score >= self.cfg.accept:
+                return ranked
         text = self.spelled(self.normalized(text), tool_rows)
         clauses = [c for c in _clauses(text[:SPELL_CHARS]) if len(c.split()) >= CLAUSE_WORDS]
         thing = tool_rows.elsewhere.named(_without_names(text))
