@@ -89,3 +89,21 @@ def test_a_number_said_as_the_new_time_of_a_move_is_not_its_party(brain):  # noq
     converse(brain, ex, ["Can we bring our tour forward to ten? Name Ada Lovelace, code K7P2QD."])
     assert ex.calls("cancel_booking"), "understood as a move"
     assert not any(b.args.get("tickets") == 10 for b in ex.calls("book_tickets"))
+
+
+@pytest.mark.parametrize("text, place", [("Guide us along to the space exhibits, will you.", "space_gallery"),
+                                         ("Off we go, robot, show us the rockets and planets.", "space_gallery"),
+                                         ("take me where they sell the postcards and fridge magnets", "gift_shop"),
+                                         ("lead me to somewhere I can get a sandwich in here", "cafe")])
+def test_asked_to_be_taken_to_what_an_faq_entry_is_about_walks_there(brain, text, place):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, [text])
+    [walk] = ex.calls("navigate_to")
+    assert walk.args == {"place": place}
+
+
+def test_a_place_named_before_a_reason_is_looked_up_without_the_reason(brain):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, ["take me to the cloak room i need my coat"])
+    [reply] = said(ex)
+    assert "cloakroom" in reply and not ex.calls("navigate_to")

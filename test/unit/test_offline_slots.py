@@ -266,6 +266,10 @@ def test_the_phrase_a_request_named():
     # the last cue names it, and the venue itself is no place in it
     assert loose_phrase("we want to see more, can you take me to the planetarium?") == "the planetarium"
     assert loose_phrase("take me somewhere to sit down in the museum") == "sit down"
+    # the place, not the reason said after it
+    assert loose_phrase("take me to the cloak room i need my coat") == "the cloak room"
+    assert loose_phrase("could you take me to the cloakroom so I can hand it in") == "the cloakroom"
+    assert loose_phrase("lead me to somewhere I can get a sandwich") == "somewhere I can get a sandwich"
 
 
 @pytest.mark.parametrize("text, tickets", [("one ticket for the dinosaur tour", 1),

@@ -62,6 +62,10 @@ VENUE_SERVICE = re.compile(
     r"\b(?:you|your|u|here|museum|tickets?|seats?|places|spaces|spots|tours?|bookings?|reservations?|refunds?|"
     r"members?|membership|wifi|lifts?|elevators?|toilets?|cafe|shop|gallery|galleries|hall|exhibits?|"
     r"exhibitions?|on\s+display|guides?|robot|i|we|us|our|my|me)\b", re.I)
+# asked to be taken somewhere ("guide us along to the space exhibits", "show us the rockets and planets")
+ESCORT = re.compile(r"\b(?:take|bring|guide|lead|walk|show|escort)\s+(?:(?:a\s+few|some|all|both|the\s+two)\s+of\s+)?"
+                    r"(?:me|us|them|him|her)\b(?!\s+(?:my|our|your|the\s+(?:booking|reservation|code|times?|prices?)))"
+                    r"|\b(?:an?\s+)?escort\b", re.I)
 WHERE = re.compile(r"\bwhere(?:'s|\s+is|\s+are|\s+can\s+(?:i|we)|\s+do\s+(?:i|we)|\s+would\s+i)\b", re.I)
 BARE_FILLER = {"please", "the", "a", "an", "um", "uh", "erm", "ok", "okay", "hi", "hello", "robot", "to", "now", "pls",
                "excuse", "me", "sorry", "thanks"}
@@ -314,9 +318,10 @@ class Chooser:
         return walks
 
     def _walk_to(self, best: Meaning, text: str, tools: Dict[str, dict]) -> Optional[Meaning]:
-        """A where-question whose FAQ answer is about a place the robot can walk to is a walk
-        there ("where can I buy postcards?", "T-rex! where is it?"): a guide shows the way."""
-        if best.kind != "faq" or not WHERE.search(text):
+        """A where-question, or a request to be taken, whose FAQ answer is about a place the
+        robot can walk to is a walk there ("where can I buy postcards?", "T-rex! where is it?",
+        "show us the rockets and planets"): a guide shows the way."""
+        if best.kind != "faq" or not (WHERE.search(text) or ESCORT.search(text)):
             return None
         entry = self.understanding.faq[int(best.key)].id.replace("_", " ")
         return next((Meaning("intent", name, best.score) for name, place in self._walks(tools)

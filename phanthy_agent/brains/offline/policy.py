@@ -27,7 +27,7 @@ from typing import Any, Dict, List, Optional, Sequence
 from .replies import capabilities, failure, humanize
 from .config import FaqEntry, Intent, IntentsFile
 from .conversation import BUILTINS, Call, Segment, flatten, segments
-from .choice import WHERE, Chooser, said_to_someone_else
+from .choice import ESCORT, WHERE, Chooser, said_to_someone_else
 from .plan import Frame, Next, Planner
 from .slots import NO, YES, answer, fill, loose_phrase, request_slots
 from .codes import find_codes
@@ -308,7 +308,7 @@ class Policy:
                 log.info("offline: %r asks for somewhere nearby that is no place here", text)
                 return Frame("elsewhere", since=index, texts=[text])  # "where's the nearest maccies"
             # "where can I buy a postcard?": the place whose FAQ entry the whole question means
-            looked_up = frame.unknown or (text if WHERE.search(text) else "")
+            looked_up = frame.unknown or (text if WHERE.search(text) or ESCORT.search(text) else "")
             answers = self.understanding.rank(looked_up, {}) if looked_up else []
             if answers and answers[0].kind == "faq" and answers[0].score >= self.cfg.accept:
                 entry = self.faq[int(answers[0].key)]

@@ -249,6 +249,10 @@ def answer(slot: Slot, text: str) -> Optional[Any]:
     return None
 
 
+_REASON = re.compile(r"\s+(?:i|we|i'm|we're|i've|we've|i'll|we'll|so|because|cos|as|since|while|but|where|"
+                     r"to\s+(?:pick|collect|get|hand|drop|sort|leave|meet|buy|pay|use|ask|find)|please)\b", re.I)
+
+
 def loose_phrase(text: str) -> str:
     """What a visitor named after "to", "is", "find" ("take me to the moon base" -> "the moon
     base"): the words of an enum slot that matched nothing, for an honest "I don't know ...".
@@ -257,6 +261,9 @@ def loose_phrase(text: str) -> str:
     for m in reversed(list(re.finditer(r"\b(?:to|towards|into|is|are|find|see|visit|where's)\s+", text, re.I))):
         # the last cue names the place ("I need to leave my coat, can you take me to the cloakroom?")
         phrase = re.split(r"[,.!?;]", text[m.end():])[0].strip()
+        # the place, not the reason after it ("the cloak room i need my coat", "the cloakroom so I can ...")
+        if not re.match(r"(?:some|any)\s*(?:where|place)|a\s+place\b", phrase, re.I):  # "somewhere I can sit"
+            phrase = _REASON.split(phrase)[0].strip()
         phrase = re.sub(r"\s+(?:please|now|first|instead)$", "", phrase, flags=re.I)
         # "somewhere to eat in the museum": the venue itself names no place in it
         phrase = re.sub(r"\s+(?:in|at|inside)\s+(?:the\s+)?(?:museum|building|here)$|\s+here$", "", phrase, flags=re.I)
