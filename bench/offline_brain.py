@@ -132,7 +132,11 @@ SETS = {"original": "paraphrases.yaml", "heldout": "paraphrases_heldout.yaml", "
         "blind56": "paraphrases_blind56.yaml",
         "blind57": "paraphrases_blind57.yaml",
         "blind58": "paraphrases_blind58.yaml",
-        "blind59": "paraphrases_blind59.yaml"}
+        "blind59": "paraphrases_blind59.yaml",
+        "blind60": "paraphrases_blind60.yaml",
+        "blind61": "paraphrases_blind61.yaml",
+        "blind62": "paraphrases_blind62.yaml",
+        "blind63": "paraphrases_blind63.yaml"}
 
 
 def load_set(name, brain):
