@@ -107,3 +107,30 @@ def test_a_place_named_before_a_reason_is_looked_up_without_the_reason(brain):  
     converse(brain, ex, ["take me to the cloak room i need my coat"])
     [reply] = said(ex)
     assert "cloakroom" in reply and not ex.calls("navigate_to")
+
+
+@pytest.mark.parametrize("text", [
+    # news that names a place and asks for nothing
+    "Yeah, I'm in the dinosaur hall now, the sensor's bleeping again.", "the queue for the cafe is sooo long ugh",
+    "Ugh, the toilets on the ground floor were disgusting.",
+    # facts about the world the exhibits bring to mind
+    "was t rex the biggest dinosaur", "how are fossils made", "What's heavier, an elephant or a stegosaurus?",
+    "How big is a black hole?",
+    # family on the phone, in any language; staff on the radio
+    "hi dad yeah we're in the museum, we'll be back in time for the six o'clock train",
+    "Sí, mamá, the kids are fine, they love the dinosaurs.", "Control to Dave, are you at the entrance yet? Over.",
+    # chores and tricks the robot has no tool for
+    "Can you mop the floor by the cafe?", "Dance for us, robot!"])
+def test_talk_in_the_venues_words_that_asks_for_nothing_it_does_is_not_acted_on(brain, text):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, [text])
+    assert said(ex) in ([brain.cfg.fallback], [brain.cfg.template("missing_tool")])
+    assert not ex.calls("navigate_to")
+
+
+@pytest.mark.parametrize("text, place", [("Gift shop. Now. Before my daughter melts down.", "gift_shop"),
+                                         ("point me towards the space gallery", "space_gallery")])
+def test_a_place_said_as_a_request_still_walks(brain, text, place):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, [text])
+    assert [w.args for w in ex.calls("navigate_to")] == [{"place": place}]

@@ -48,7 +48,13 @@ ABOUT_THE_WORLD = re.compile(
 # services ("how many tickets are left?", "how does the audio guide work?").
 WORLD_FACT = re.compile(
     r"\b(?:bigger|larger|heavier|faster|taller|longer|older|smaller|hotter|colder|stronger|smarter|"
-    r"further|farther|better|worse)\s+than\b|\bwhich\s+(?:is|was|one\s+is)\s+(?:the\s+)?\w+(?:er|est)\b|"
+    r"further|farther|better|worse)\s+than\b|\b(?:which|what)(?:'s|\s+(?:is|was|one\s+is))\s+(?:the\s+)?\w+(?:er|est)\b|"
+    # a superlative of a kind, how things come to be, how big a thing of the sky is ("was T. rex the
+    # biggest dinosaur", "how are fossils made", "how big is a black hole")
+    r"\b(?:was|were|is|are)\s+(?:the\s+)?[\w.' ]{2,20}?\s+the\s+(?:biggest|largest|fastest|smartest|strongest|oldest|"
+    r"deadliest|scariest|heaviest|tallest|first|last)\b|"
+    r"^\W*how\s+(?:are|were|is|was|do|did)\s+(?:the\s+)?\w+\s+(?:made|formed|built|found|dug\s+up|discovered|named|created)\b|"
+    r"^\W*how\s+(?:big|old|hot|far|heavy|fast)\s+(?:is|was|are|were)\s+(?:a|an)\s+\w+|"
     r"\bhow\s+many\s+\w+\s+(?:there\s+)?(?:are|r|is|were|was|do|does|did|has|have|had)\b|"
     r"^\W*how\s+(?:do|does|did)\s+(?!(?:i|we|you|u|my|our|your|me|us|it|this|that|they|one)\b)\w+|"
     r"\b(?:was|were)\s+(?:a|an)\s+\w+|\bwho\s+would\s+win\b|\bin\s+a\s+fight\b|\blife\s+on\s+(?:other|another|\w+s)\b|"
@@ -97,8 +103,9 @@ _ASKED_OF_ROBOT = r"^\W*(?:(?:hey|hi|hello|excuse me|sorry|um|uh|so|ok|okay|robo
 ASKED_FOR = re.compile(r"\b(?:can|could|would|will)\s+(?:you|u)\b|\bfor\s+me\b", re.I)
 # said to someone else: "Mum, I'm starving", "daddy look, a robot!" (not "dad needs the loo")
 TO_SOMEONE_ELSE = re.compile(
-    r"^\W*(?:oh\s+)?(?:mum|mummy|mom|mommy|mam|dad|daddy|papa|kids|children|guys|grandma|granny|nana|grandpa|"
-    r"grandad|granddad|darling|honey|sweetie)\b(?!\s*(?:needs|wants|is|has|says|can't|cannot|doesn't|uses|would|"
+    r"^\W*(?:(?:oh|hi|hey|hiya|hello|yes|yeah|yep|si|sí|ja|oui|tak)\W+)*(?:mum|mummy|mom|mommy|mam|dad|daddy|papa|kids|"
+    r"children|guys|grandma|granny|nana|grandpa|grandad|granddad|darling|honey|sweetie|mama|mamá|papá|oma|opa|nonna|"
+    r"nonno|abuela|abuelo|babcia|dziadek|mamie|papi)\b(?!\s*(?:needs|wants|is|has|says|can't|cannot|doesn't|uses|would|"
     r"and|s|'s|uses|isn't|hasn't)\b)"
     # visitors talking among themselves or about the robot: "did you lock the car?", "shall we get the
     # bus home?", "she said Tuesday", "I told you we should've come earlier", "this robot is so weird"
@@ -122,6 +129,8 @@ TO_SOMEONE_ELSE = re.compile(
     r"\b(?:i|we)(?:'ll|\s+will)\s+meet\s+(?:you|him|her|them)\b|\bif\s+(?:you'?re|your|you\s+are)\s+good\b"
     # a child called back, someone told no by name ("Lily, where have you gone? stay where I can see you",
     # "No, Sophie, we are not buying another dinosaur")
+    # a radio call among staff ("copy that, heading up now", "are you at the entrance yet? Over.")
+    r"|\b(?:copy\s+that|roger\s+that|over\s+and\s+out)\b|[.,?!]\s*over\W*$"
     r"|\bwhere\s+have\s+you\s+(?:gone|got\s+to)\b|\bstay\s+where\s+(?:i|we)\s+can\s+see\s+you\b"
     r"|^\W*no\W+(?-i:[A-Z][a-z]+)\s*,(?<!thanks,)(?<!thank,)\s"
     # an announcement to everyone ("attention please, the museum will close ...", "would the owner of ...")
@@ -156,6 +165,13 @@ REMARK = re.compile(r"^\W*(?:(?:tbh|honestly|well|oh|wow|ugh|yeah|man|god|gosh|i
 ASKS_ANYTHING = re.compile(r"\b(?:can|could|would|will|shall|want|need|like|please|pls|where|which|how|what|when|who|"
                            r"why|refund|cancel\w*|book\w*|money|thank\w*|take|show|tell|help|code|name)\b", re.I)
 
+# a statement that names a place and asks nothing is news, not a walk ("I'm in the dinosaur hall
+# now, the sensor's bleeping again", "the cafe's run out of ice lollies apparently"): no question,
+# none of ASKS_ANYTHING's words, no word of going somewhere, a correction's words, or a need
+GOING = re.compile(r"\b(?:go|going|goes|gone|head\w*|lead|guide|walk\w*|bring|get|find|visit|see|way|directions?|follow|"
+                   r"escort|let'?s|off|wanna|gonna|fancy|keen|show|first|instead|actually|next|then|desperate\w*|"
+                   r"dying|bursting|urgent\w*|quick|asap|must|got\s+to|gotta|have\s+to|looking|back|point|towards|wear)\b", re.I)
+STATEMENT_WORDS = 6  # shorter, a place said is a request ("the dinosaur hall, please")
 LEADING_FILLER = {"um", "uh", "er", "erm", "ok", "okay", "so", "yo", "hey", "hi", "robot", "please", "pls", "right",
                   "just", "oh", "now", "and", "then"}
 
@@ -179,6 +195,8 @@ class Chooser:
         words fill. Read with the synonyms ("call off" is "cancel")."""
         if self._errand is None:
             return False
+        if best.kind == "tool" and best.score >= self.cfg.accept:
+            return False  # a driver's own tool does it ("could you water the plants" once a garden driver is up)
         if self.asked_errand(text):  # asked first: "can you take a photo of the kids by the T. rex?"
             return True
         if best.kind != "faq" and self.evidence(best, text, tools) > 0:
@@ -205,6 +223,16 @@ class Chooser:
     def remark(text: str) -> bool:
         """A statement about a place or a tour that asks for nothing (REMARK, no ASKS_ANYTHING)."""
         return bool(REMARK.search(text)) and not ASKS_ANYTHING.search(text)
+
+    def news(self, best: Meaning, text: str, tools: Dict[str, dict]) -> bool:
+        """A statement that names a place the robot could walk to but asks for nothing (GOING)."""
+        if best.kind == "faq" or not self._place_slots(best, tools) or "?" in text:
+            return False
+        if len(text.split()) < STATEMENT_WORDS or ASKS_ANYTHING.search(text) or GOING.search(text):
+            return False
+        clauses = [c for c in re.split(r"[,.!;:]+", text) if c.strip()]
+        # a clause that asks ("..., is that okay") or is a place alone ("Gift shop. Now. Before ...")
+        return not any(ASKS_WHETHER.search(c) or self.bare_place(c, tools) is not None for c in clauses)
 
     def asked_errand(self, text: str) -> bool:
         """An errand asked of the robot first thing ("could you hold my bag while I go to the loo?")."""

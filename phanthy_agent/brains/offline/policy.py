@@ -255,6 +255,9 @@ class Policy:
         if best is not None and self.chooser.errand(best, text, tools):
             log.info("offline: %r is an errand the robot does not run (not %s %s)", text, best.kind, best.key)
             return Frame("declined", answer="missing_tool", since=index, texts=[text])
+        if best is not None and self.chooser.news(best, text, tools):
+            log.info("offline: %r names a place but asks for nothing: fallback", text)
+            return Frame("fallback", since=index, texts=[text])
         if best is not None and self.chooser.about_the_world(best, text):
             log.info("offline: %r asks about the world, not %s %s: fallback", text, best.kind, best.key)
             return Frame("fallback", since=index, texts=[text])
