@@ -134,3 +134,14 @@ def test_a_place_said_as_a_request_still_walks(brain, text, place):  # noqa: F81
     ex = museum()
     converse(brain, ex, [text])
     assert [w.args for w in ex.calls("navigate_to")] == [{"place": place}]
+
+
+@pytest.mark.parametrize("text", ["meet you at the gift shop in ten", "Who's got the packed lunch bag?",
+                                  "Who left a juice box on the floor?", "how tall is a brontosaurus",
+                                  "Can you keep my bag for one moment while I go to the toilet?",
+                                  "Could you book our coach home for half two?"])
+def test_who_has_what_a_meeting_a_fact_or_an_errand_is_neither_an_answer_nor_an_act(brain, text):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, [text])
+    assert said(ex) in ([brain.cfg.fallback], [brain.cfg.template("missing_tool")])
+    assert not ex.calls("navigate_to") and not ex.calls("book_tickets")

@@ -54,7 +54,7 @@ WORLD_FACT = re.compile(
     r"\b(?:was|were|is|are)\s+(?:the\s+)?[\w.' ]{2,20}?\s+the\s+(?:biggest|largest|fastest|smartest|strongest|oldest|"
     r"deadliest|scariest|heaviest|tallest|first|last)\b|"
     r"^\W*how\s+(?:are|were|is|was|do|did)\s+(?:the\s+)?\w+\s+(?:made|formed|built|found|dug\s+up|discovered|named|created)\b|"
-    r"^\W*how\s+(?:big|old|hot|far|heavy|fast)\s+(?:is|was|are|were)\s+(?:a|an)\s+\w+|"
+    r"^\W*how\s+(?:big|old|hot|far|heavy|fast|tall|long|small)\s+(?:is|was|are|were)\s+(?:a|an)\s+\w+|"
     r"\bhow\s+many\s+\w+\s+(?:there\s+)?(?:are|r|is|were|was|do|does|did|has|have|had)\b|"
     r"^\W*how\s+(?:do|does|did)\s+(?!(?:i|we|you|u|my|our|your|me|us|it|this|that|they|one)\b)\w+|"
     r"\b(?:was|were)\s+(?:a|an)\s+\w+|\bwho\s+would\s+win\b|\bin\s+a\s+fight\b|\blife\s+on\s+(?:other|another|\w+s)\b|"
@@ -129,6 +129,8 @@ TO_SOMEONE_ELSE = re.compile(
     r"\b(?:i|we)(?:'ll|\s+will)\s+meet\s+(?:you|him|her|them)\b|\bif\s+(?:you'?re|your|you\s+are)\s+good\b"
     # a child called back, someone told no by name ("Lily, where have you gone? stay where I can see you",
     # "No, Sophie, we are not buying another dinosaur")
+    # who has or left something, a meeting arranged ("who's got the packed lunch bag?", "meet you at the gift shop in ten")
+    r"|\bwho'?s\s+got\s+(?:the|my|our|your)\b|^\W*who\s+left\b|^\W*(?:i'?ll\s+)?meet\s+(?:you|me|us)\s+(?:at|by|in|outside|near)\b"
     # a radio call among staff ("copy that, heading up now", "are you at the entrance yet? Over.")
     r"|\b(?:copy\s+that|roger\s+that|over\s+and\s+out)\b|[.,?!]\s*over\W*$"
     r"|\bwhere\s+have\s+you\s+(?:gone|got\s+to)\b|\bstay\s+where\s+(?:i|we)\s+can\s+see\s+you\b"
