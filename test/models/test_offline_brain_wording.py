@@ -145,3 +145,22 @@ def test_who_has_what_a_meeting_a_fact_or_an_errand_is_neither_an_answer_nor_an_
     converse(brain, ex, [text])
     assert said(ex) in ([brain.cfg.fallback], [brain.cfg.template("missing_tool")])
     assert not ex.calls("navigate_to") and not ex.calls("book_tickets")
+
+
+@pytest.mark.parametrize("text, intent", [("That's us done, cheerio.", "goodbye"), ("Catch you next shift.", "goodbye"),
+                                          ("Later.", "goodbye"), ("No, leave it, we've changed our minds.", "stop"),
+                                          ("hang on, stop walking", "stop"), ("Stand down, robot.", "stop"),
+                                          ("What's your function, exactly?", "help"),
+                                          ("Can you do anything besides stand there blinking?", "help")])
+def test_closing_stopping_and_asking_what_it_does_in_more_words(brain, text, intent):  # noqa: F811
+    assert brain.policy.understanding.pattern(text) == intent
+
+
+@pytest.mark.parametrize("text, tickets, name", [
+    ("we've waited twenty minutes, book two for the 1pm dinosaur tour please, name Gallagher", 2, "Gallagher"),
+    ("Please book the one o'clock dinosaur tour, name Wiśniewska, two tickets.", 2, "Wiśniewska")])
+def test_a_duration_is_not_a_party_and_a_polish_name_keeps_its_letters(brain, text, tickets, name):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, [text])
+    [booking] = ex.calls("book_tickets")
+    assert (booking.args["tickets"], booking.args["name"]) == (tickets, name)

@@ -22,7 +22,9 @@ NAME_STOP = {"I", "Im", "My", "The", "A", "An", "Hi", "Hello", "Hey", "Thanks", 
              "Reserve", "Pull", "Expenses", "Er", "Erm", "Reservation", "Mister", "Missus"}
 
 # a capitalized word, with the capitals and joins names have: O'Brien, Al-Sayed, McDonald
-_UPPER, _LOWER = "A-ZÀ-ÖØ-Þ", "a-zß-öø-ÿ"  # with the accented letters of names ("Hans Müller")
+# with the accented letters of names ("Hans Müller", "Zielińska", "Łukasz": Latin Extended-A, whose
+# capitals and small letters alternate, counts as both)
+_UPPER, _LOWER = "A-ZÀ-ÖØ-Þ\u0100-\u017f", "a-zß-öø-ÿ\u0100-\u017f"
 _NAME_WORD = rf"(?:[{_UPPER}][{_LOWER}]+(?:[{_UPPER}][{_LOWER}]+)?|[{_UPPER}](?=['\-][{_UPPER}]))(?:['\-][{_UPPER}]?[{_LOWER}]+)*"
 # with the particles of family names between ("Van der Berg", "Ana de la Cruz")
 _NAME = rf"({_NAME_WORD}(?:\s+(?:(?:van|von|der|den|de|da|di|du|del|della|la|le|bin|ibn)\s+)*{_NAME_WORD}){{0,3}})"
@@ -33,7 +35,7 @@ _NAME_CUES = [re.compile(p + _NAME) for p in (
     r"\b(?:Mr|Mrs|Ms|Miss|Dr|Prof|(?i:mister|missus))\.?\s+")]
 # a name a recognizer wrote in lowercase, after a cue no other word follows ("name dubois", "surname
 # svensson"); and a possessive before the booking ("Chen's booking")
-_LOWER_WORD = r"[a-zß-öø-ÿ][a-zß-öø-ÿ'-]+"
+_LOWER_WORD = r"[a-zß-öø-ÿ\u0100-\u017f][a-zß-öø-ÿ\u0100-\u017f'-]+"
 _LOWER_NAME = re.compile(rf"\b(?i:(?:my\s+|the\s+)?(?:sur|last\s+|family\s+)?names?(?:\s+is|\s+of|'s)?:?|mister|missus|(?:it'?s\s+|booked\s+)?under"
                          rf"(?:\s+the\s+name(?:\s+of)?)?|in\s+the\s+name\s+of)\s+({_LOWER_WORD}(?:\s+(?:al|el|de|da|di|van|von|der|bin|le|la|du)"
                          rf"(?=\s))?(?:\s+{_LOWER_WORD})?)\b"

@@ -212,6 +212,8 @@ def find_numbers(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
             continue
         if token in ("a", "an") and unit in ("lot", "bit", "few", "little", "moment", "minute", "second"):
             continue
+        if unit in DURATION_UNITS:
+            continue  # "trying to book for ten minutes now": how long, never how many
         if token == "one" and (_PRONOUN_ONE.search(text[:m.start()]) or
                                (_PRONOUN_ONE_AFTER.search(text[:m.start()]) and unit not in _COUNTED)):
             continue  # "that one", "the one at ten", "the space one": a pronoun
@@ -219,6 +221,10 @@ def find_numbers(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
         if _free(mention, taken) and _free(mention, found):
             found.append(mention)
     return sorted(found, key=lambda x: x.start)
+
+
+DURATION_UNITS = {"second", "seconds", "secs", "minute", "minutes", "mins", "min", "hour", "hours", "hrs", "day", "days",
+                  "week", "weeks", "month", "months", "year", "years", "yrs"}
 
 
 # --- enum values -----------------------------------------------------------------------------
