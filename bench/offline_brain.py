@@ -136,7 +136,11 @@ SETS = {"original": "paraphrases.yaml", "heldout": "paraphrases_heldout.yaml", "
         "blind60": "paraphrases_blind60.yaml",
         "blind61": "paraphrases_blind61.yaml",
         "blind62": "paraphrases_blind62.yaml",
-        "blind63": "paraphrases_blind63.yaml"}
+        "blind63": "paraphrases_blind63.yaml",
+        "blind64": "paraphrases_blind64.yaml",
+        "blind65": "paraphrases_blind65.yaml",
+        "blind66": "paraphrases_blind66.yaml",
+        "blind67": "paraphrases_blind67.yaml"}
 
 
 def load_set(name, brain):
