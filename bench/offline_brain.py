@@ -140,7 +140,11 @@ SETS = {"original": "paraphrases.yaml", "heldout": "paraphrases_heldout.yaml", "
         "blind64": "paraphrases_blind64.yaml",
         "blind65": "paraphrases_blind65.yaml",
         "blind66": "paraphrases_blind66.yaml",
-        "blind67": "paraphrases_blind67.yaml"}
+        "blind67": "paraphrases_blind67.yaml",
+        "blind68": "paraphrases_blind68.yaml",
+        "blind69": "paraphrases_blind69.yaml",
+        "blind70": "paraphrases_blind70.yaml",
+        "blind71": "paraphrases_blind71.yaml"}
 
 
 def load_set(name, brain):

@@ -25,7 +25,7 @@ APART = {name: heldout_cases(ROOT / "bench" / f"paraphrases_{name}.yaml", [e.id 
                       "blind18", "blind19", "blind20", "blind21", "blind22", "blind23", "blind24", "blind25",
                       "blind26", "blind27", "blind28", "blind29", "blind30", "blind31",
                       "blind32", "blind33", "blind34", "blind35", "blind36", "blind37",
-                      "blind38", "blind39", "blind40", "blind41", "blind42", "blind43", "blind44", "blind45", "blind46", "blind47", "blind48", "blind49", "blind50", "blind51", "blind52", "blind53", "blind54", "blind55", "blind56", "blind57", "blind58", "blind59", "blind60", "blind61", "blind62", "blind63", "blind64", "blind65", "blind66", "blind67")}
+                      "blind38", "blind39", "blind40", "blind41", "blind42", "blind43", "blind44", "blind45", "blind46", "blind47", "blind48", "blind49", "blind50", "blind51", "blind52", "blind53", "blind54", "blind55", "blind56", "blind57", "blind58", "blind59", "blind60", "blind61", "blind62", "blind63", "blind64", "blind65", "blind66", "blind67", "blind68", "blind69", "blind70", "blind71")}
 HELDOUT = APART["heldout"]
 ORIGINAL = original_cases(ROOT / "bench" / "paraphrases.yaml")
 
