@@ -98,7 +98,9 @@ COINCIDENT = {"take me to the dinosaur hall", "giftshop", "when does my membersh
               # the sixty-first set's (a booking example since c262619, long before it was written)
               "put me down for the space tour",
               # the sixty-sixth set's (a question of the FAQ's parking entry long before it was written)
-              "where can i park my car"}
+              "where can i park my car",
+              # the sixty-ninth and seventy-first sets' (in the files since 0ebff27 and 6f2a9cb, days before)
+              "loo", "that s enough", "what is the wifi password"}
 
 
 @pytest.mark.parametrize("name", APART)
