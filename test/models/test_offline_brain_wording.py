@@ -164,3 +164,30 @@ def test_a_duration_is_not_a_party_and_a_polish_name_keeps_its_letters(brain, te
     converse(brain, ex, [text])
     [booking] = ex.calls("book_tickets")
     assert (booking.args["tickets"], booking.args["name"]) == (tickets, name)
+
+
+@pytest.mark.parametrize("text", ["What food do you have in the café? My daughter is vegetarian.",
+                                  "until what time is the cafe serving"])
+def test_a_question_about_what_a_place_has_or_when_is_answered_not_walked_to(brain, text):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, [text])
+    [reply] = said(ex)
+    assert "cafe" in reply.lower() and not ex.calls("navigate_to")
+
+
+def test_asked_in_a_sentence_of_its_own_after_talk_about_someone_is_the_request(brain):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, ["He says he wants to see the astronauts now. Can you take us to the space gallery?"])
+    assert [w.args for w in ex.calls("navigate_to")] == [{"place": "space_gallery"}]
+
+
+@pytest.mark.parametrize("text, tool, args", [
+    ("could you push the Lovelace booking back to one, code K7P2QD", "cancel_booking", {"name": "Lovelace", "code": "K7P2QD"}),
+    ("We have to cancel, sorry, Lovelace is the name, code is K7P2QD.", "cancel_booking", {"name": "Lovelace", "code": "K7P2QD"}),
+    ("One o'clock dinosaur tour, five people, we are the family Kowalski.", "book_tickets",
+     {"tour_id": "dinosaurs-1300", "tickets": 5, "name": "Kowalski"}),
+])
+def test_a_name_said_as_the_x_booking_x_is_the_name_or_the_family_x(brain, text, tool, args):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, [text])
+    assert ex.calls(tool) and ex.calls(tool)[0].args == args

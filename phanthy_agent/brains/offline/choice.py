@@ -30,6 +30,10 @@ QUESTION = re.compile(r"^\W*(?:(?:so|and|um|excuse me|sorry|hi|hello)\W+)*(?:wha
                       r"is|are|am|do|does|did|can|could|may|might|will|would|should|has|have)\b|\?\s*$", re.I)
 # a yes/no question about how things are, not a request ("can you ..." and "could we ..." may be)
 ASKS_WHETHER = re.compile(r"^\W*(?:(?:so|and|um|excuse me|sorry|hi|hello)\W+)*(?:is|are|do|does|has|have)\b", re.I)
+# ... and a question about what a place has or when ("what food do you have in the café?", "until
+# what time is the cafe serving"), unless it asks the way there
+ASKS_ABOUT = re.compile(r"^\W*(?:(?:so|and|um|excuse me|sorry|hi|hello)\W+)*(?:(?:until|till|from|at|by)\s+)?"
+                        r"(?:what|when|which|why)\b(?!.*\b(?:way|get\s+to|find|reach|directions?|go\s+to|head)\b)", re.I)
 # ... though "is it possible to ..." asks for it
 ASKS_MAY = re.compile(r"^\W*(?:(?:so|and|um|excuse me|sorry|hi|hello)\W+)*(?:is|are)\s+(?:it|there|we|i)\s+"
                       r"(?:any\s+)?(?:possible|way|chance|able|allowed|ok|okay|alright|all\s+right)\b", re.I)
@@ -151,7 +155,13 @@ def said_to_someone_else(text: str) -> bool:
     if said is None:
         return False
     first = CLAUSE_END.search(text)
-    return not (ASKS_FIRST.search(text) and first is not None and said.start() >= first.end())
+    if ASKS_FIRST.search(text) and first is not None and said.start() >= first.end():
+        return False
+    # ... or asked in a sentence of its own after talk about someone ("He says he wants to see the
+    # astronauts now. Can you take us to the space gallery?"); not when someone was spoken to first
+    last = re.split(r"(?<=[.!?])\s+", text.strip())[-1]
+    return not (said.start() > 0 and last != text.strip() and ASKS_FIRST.search(last)
+                and said.end() <= len(text.strip()) - len(last))
 
 # a remark about a place or a tour, a statement that asks nothing ("honestly the gift shop here is
 # overpriced", "the space tour was wonderful, wasn't it?"): no walk there, no booking, no answer
@@ -296,7 +306,7 @@ class Chooser:
                  wants and m.kind != "faq" and m.score >= ranked[0].score - WANT_MARGIN and self._verbs(m, names) & said]
         named = {m.key: bool(self._verbs(m, names) & said) for m in close}
         best = max(close, key=lambda m: (named[m.key] and sum(named.values()) == 1, self.evidence(m, text, tools), named[m.key], m.score))
-        if best.kind != "faq" and ASKS_WHETHER.search(text) and self._place_slots(best, tools):
+        if best.kind != "faq" and (ASKS_WHETHER.search(text) or ASKS_ABOUT.search(text)) and self._place_slots(best, tools):
             # "are the toilets free to use?", "is there a gender neutral loo?": answered, not walked to
             best = next((m for m in ranked if m.kind == "faq" and m.score >= best.score - SLOT_MARGIN), best)
         elif best.kind != "faq" and ASKS_WHETHER.search(text) and not ASKS_MAY.search(text) and not named[best.key] and \

@@ -19,7 +19,8 @@ NAME_STOP = {"I", "Im", "My", "The", "A", "An", "Hi", "Hello", "Hey", "Thanks", 
              "Two", "Three", "One", "Four", "Five", "Mr", "Mrs", "Ms", "Dr", "Museum", "My", "Name",
              "Surname", "Ref", "Reference", "Member", "Hmm", "Um", "Uh", "Move", "Change", "Check", "Swap",
              "Switch", "Reschedule", "Rebook", "Find", "Look", "Scrap", "Confirm", "Give", "Get", "Put", "Sign",
-             "Reserve", "Pull", "Expenses", "Er", "Erm", "Reservation", "Mister", "Missus"}
+             "Reserve", "Pull", "Expenses", "Er", "Erm", "Reservation", "Mister", "Missus", "Dinosaur", "Space", "Tour",
+             "Morning", "Afternoon", "Evening", "Earlier", "Later"}
 
 # a capitalized word, with the capitals and joins names have: O'Brien, Al-Sayed, McDonald
 # with the accented letters of names ("Hans Müller", "Zielińska", "Łukasz": Latin Extended-A, whose
@@ -42,6 +43,10 @@ _LOWER_NAME = re.compile(rf"\b(?i:(?:my\s+|the\s+)?(?:sur|last\s+|family\s+)?nam
                          rf"|\bfor\s+({_LOWER_WORD}(?:\s+{_LOWER_WORD})?)(?=\s*(?:[,.!?]|$|\s+(?:please|code|ref|reference|booking|reservation|"
                          rf"one|two|three|four|five|six|seven|eight|nine|ten|\d+)\b))")
 _OWNER = re.compile(rf"({_NAME_WORD})'s\s+(?i:booking|reservation|tickets?|tour)\b")
+# "the Mbeki booking", "Mazur is the name", "we are the family Kowalski"
+_NAMED_AS = re.compile(rf"\b(?i:the)\s+({_NAME_WORD})\s+(?i:booking|reservation|party|group)\b"
+                       rf"|(?<![\w'])({_NAME_WORD})\s+(?i:is\s+the\s+(?:sur|last\s+|family\s+)?name)\b"
+                       rf"|\b(?i:the\s+family)\s+({_NAME_WORD})\b")
 # a lone name set off at the end ("..., for myself, Priya") or said next to a code ("R4T8WZ
 # Okafor", "Tanaka, D3M7T")
 _CODE_AHEAD = r"(?=\s*,?\s*(?:(?i:code|ref|reference|booking|number)\s+)?(?=[A-Z-]*\d)[A-Z0-9]{2,}(?:-[A-Z0-9]{2,})?\b)"
@@ -126,6 +131,12 @@ def find_names(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
             break
     if not found:
         found += _before_a_code(text, taken)
+    for m in _NAMED_AS.finditer(text) if not found else []:
+        group = next(g for g in (1, 2, 3) if m.group(g))
+        mention = Mention(m.group(group), m.start(group), m.end(group), m.group(0))
+        if m.group(group) not in NAME_STOP and _free(mention, taken):
+            found.append(mention)
+            break
     said_here = _SELF_NAMED.search(text) if not found else None  # "Mehta here, booking code ..."
     if said_here and said_here.group(1) not in NAME_STOP:
         found.append(Mention(said_here.group(1), said_here.start(1), said_here.end(1), said_here.group(0)))
