@@ -120,7 +120,12 @@ def test_a_place_named_before_a_reason_is_looked_up_without_the_reason(brain):  
     "hi dad yeah we're in the museum, we'll be back in time for the six o'clock train",
     "Sí, mamá, the kids are fine, they love the dinosaurs.", "Control to Dave, are you at the entrance yet? Over.",
     # chores and tricks the robot has no tool for
-    "Can you mop the floor by the cafe?", "Dance for us, robot!"])
+    "Can you mop the floor by the cafe?", "Dance for us, robot!",
+    # shops in town, musing aloud, the group told the plan, a meeting arranged, where someone went
+    "Where's the nearest hardware shop? I need fuses.", "I wonder how on earth they got that skeleton through the doors.",
+    "look at the size of that skull", "Right folks, thirty minutes in the gift shop and then back here.",
+    "ok so we meet by the gift shop at three, yeah?", "Which way did grandpa go?",
+    "Can you take my photo next to the T-rex?"])
 def test_talk_in_the_venues_words_that_asks_for_nothing_it_does_is_not_acted_on(brain, text):  # noqa: F811
     ex = museum()
     converse(brain, ex, [text])

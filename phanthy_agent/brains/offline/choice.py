@@ -121,7 +121,7 @@ TO_SOMEONE_ELSE = re.compile(
     # the others are ("she's been in there for ages", "Dave's still in the shop")
     r"|,\s*(?:sweetie|sweetheart|darling|honey|mum|mummy|mom|mommy|dad|daddy|nan|nana|nanna|gran|granny|grandma|"
     r"grandad|grandpa|kids|guys|everyone|folks)\W*$|^\W*(?:(?:ok|okay|right|alright|come\s+on)\W+)?"
-    r"(?:everyone|everybody|guys|kids)\b(?!.*\b(?:robot|can\s+you|could\s+you)\b)|"
+    r"(?:everyone|everybody|guys|kids|folks|people|team|gang|class|year\s+\d+)\b(?!.*\b(?:robot|can\s+you|could\s+you)\b)|"
     r"\bi(?:'ll|\s+will)\s+(?:call|ring|phone|text|message)\s+(?:you|him|her|them)\b|\bor\s+did\s+(?:i|you|we)\b|"
     r"\b(?:she|he)(?:'s|\s+has|\s+is)\s+(?:still|been)\b(?!\s+(?:\w+\s+)?(?:lost|missing|gone|hurt|sick|ill|stuck)\b)|\b\w+'s\s+still\s+(?:in|at)\b|\bi'?ll\s+sort\s+it\b"
     # a child told off, the robot looked at, a remark that asks for agreement ("the tour was good, wasn't it")
@@ -135,6 +135,11 @@ TO_SOMEONE_ELSE = re.compile(
     # "No, Sophie, we are not buying another dinosaur")
     # who has or left something, a meeting arranged ("who's got the packed lunch bag?", "meet you at the gift shop in ten")
     r"|\bwho'?s\s+got\s+(?:the|my|our|your)\b|^\W*who\s+left\b|^\W*(?:i'?ll\s+)?meet\s+(?:you|me|us)\s+(?:at|by|in|outside|near)\b"
+    r"|\b(?:we|let'?s)\s+meet\s+(?:at|by|in|outside|near)\b|\bwhich\s+way\s+did\s+(?!(?:i|we|you)\b)\w+\s+go\b"
+    # musing aloud about what is there ("I wonder how they got that skeleton through the doors",
+    # "look at the size of that skull", "no way is that a real skeleton", "I bet you a fiver ...")
+    r"|^\W*i\s+wonder\s+(?!(?:if|whether)\s+(?:you|u)\b)|^\W*(?:wow\W+)?look\s+at\s+the\s+size\s+of\b|^\W*no\s+way\s+is\b"
+    r"|^\W*i\s+bet\s+(?:you|ya)\b"
     # a radio call among staff ("copy that, heading up now", "are you at the entrance yet? Over.")
     r"|\b(?:copy\s+that|roger\s+that|over\s+and\s+out)\b|[.,?!]\s*over\W*$"
     r"|\bwhere\s+have\s+you\s+(?:gone|got\s+to)\b|\bstay\s+where\s+(?:i|we)\s+can\s+see\s+you\b"
