@@ -125,7 +125,9 @@ def test_a_place_named_before_a_reason_is_looked_up_without_the_reason(brain):  
     "Where's the nearest hardware shop? I need fuses.", "I wonder how on earth they got that skeleton through the doors.",
     "look at the size of that skull", "Right folks, thirty minutes in the gift shop and then back here.",
     "ok so we meet by the gift shop at three, yeah?", "Which way did grandpa go?",
-    "Can you take my photo next to the T-rex?"])
+    "Can you take my photo next to the T-rex?",
+    # what the animal really was, and a question about the world that a request's pattern matches
+    "was t rex actually fast", "did t rex really have feathers", "how do astronauts go to the toilet in space"])
 def test_talk_in_the_venues_words_that_asks_for_nothing_it_does_is_not_acted_on(brain, text):  # noqa: F811
     ex = museum()
     converse(brain, ex, [text])

@@ -59,6 +59,9 @@ WORLD_FACT = re.compile(
     r"deadliest|scariest|heaviest|tallest|first|last)\b|"
     r"^\W*how\s+(?:are|were|is|was|do|did)\s+(?:the\s+)?\w+\s+(?:made|formed|built|found|dug\s+up|discovered|named|created)\b|"
     r"^\W*how\s+(?:big|old|hot|far|heavy|fast|tall|long|small)\s+(?:is|was|are|were)\s+(?:a|an)\s+\w+|"
+    # what the animal "really" was, not the exhibit ("was t rex actually fast", "did t rex really have
+    # feathers"; "is the skeleton really real?" is the exhibit's)
+    r"^\W*(?:was|were|did|could|can|do|does)\s+(?:a\s+|the\s+)?[\w.\- ]{1,20}?\s+(?:actually|really)\b(?!.{0,20}\b(?:real|genuine|original|fake|copy|cast)\b)|"
     r"\bhow\s+many\s+\w+\s+(?:there\s+)?(?:are|r|is|were|was|do|does|did|has|have|had)\b|"
     r"^\W*how\s+(?:do|does|did)\s+(?!(?:i|we|you|u|my|our|your|me|us|it|this|that|they|one)\b)\w+|"
     r"\b(?:was|were)\s+(?:a|an)\s+\w+|\bwho\s+would\s+win\b|\bin\s+a\s+fight\b|\blife\s+on\s+(?:other|another|\w+s)\b|"
@@ -377,13 +380,18 @@ class Chooser:
         enums = self._place_slots(meaning, tools)
         return bool(enums) and bool(fill(enums, text).args) and not fill(enums, text, destinations=True).args
 
+    @staticmethod
+    def world_fact(text: str) -> bool:
+        """A fact about the world, not about the venue's services (WORLD_FACT)."""
+        return bool(WORLD_FACT.search(text)) and not VENUE_SERVICE.search(text)
+
     def about_the_world(self, best: Meaning, text: str) -> bool:
         """A fact about the world, not about the venue's services (WORLD_FACT), or a question
         about the world's past or an opinion (ABOUT_THE_WORLD) that `best`, an FAQ entry or a
         request, does not name (the FAQ's own "how tall was the T. rex?" names it)."""
         if best.kind == "intent" and self._intents[best.key].act:
             return False
-        if WORLD_FACT.search(text) and not VENUE_SERVICE.search(text):
+        if self.world_fact(text):
             return True
         if not ABOUT_THE_WORLD.search(text):
             return False

@@ -38,6 +38,9 @@ SOCIAL_ACTS = ("greeting", "thanks", "goodbye")
 # ... and below `suggest` when nothing else comes close ("much obliged, my metal friend": a
 # thanks the encoder scores 0.33, the next meaning 0.26)
 SOCIAL_FLOOR, SOCIAL_LEAD = 0.30, 0.05
+# a request's pattern gives way when the whole utterance is this close to something the venue
+# does not do ("how do astronauts go to the toilet in space": 0.79 to "how do astronauts breathe in space?")
+OUT_OF_SCOPE_SURE = 0.75
 NEARBY = re.compile(r"\b(?:nearest|nearby|near\s+here|round\s+here|around\s+here|close\s+by|in\s+town)\b", re.I)
 log = logging.getLogger(__name__)
 
@@ -237,6 +240,11 @@ class Policy:
         if lead is not None and not elsewhere and lead.key != pattern and not self.understanding.foreign(text, lead, tools):
             log.info("offline: %r names %s %s first", text, lead.kind, lead.key)
             return self._frame_for(lead, text, index, tools, ranked)
+        if pattern is not None and self.intents[pattern].act is None and \
+                (self.chooser.world_fact(text) or
+                 not ranked and self.understanding.out_of_scope(text) >= OUT_OF_SCOPE_SURE):
+            log.info("offline: %r asks about the world, not %s: fallback", text, pattern)
+            return Frame("fallback", since=index, texts=[text])  # "how do astronauts go to the toilet?"
         if pattern is not None and not (elsewhere and self.intents[pattern].act is None):
             return self._frame_for(Meaning("intent", pattern, 1.0), text, index, tools)
         if elsewhere:
