@@ -157,7 +157,8 @@ def test_who_has_what_a_meeting_a_fact_or_an_errand_is_neither_an_answer_nor_an_
 @pytest.mark.parametrize("text, intent", [("That's us done, cheerio.", "goodbye"), ("Catch you next shift.", "goodbye"),
                                           ("Later.", "goodbye"), ("No, leave it, we've changed our minds.", "stop"),
                                           ("hang on, stop walking", "stop"), ("Stand down, robot.", "stop"),
-                                          ("What's your function, exactly?", "help"),
+                                          ("What's your function, exactly?", "help"), ("are you a guide?", "help"),
+                                          ("what are your functions", "help"), ("what services do you offer", "help"),
                                           ("Can you do anything besides stand there blinking?", "help")])
 def test_closing_stopping_and_asking_what_it_does_in_more_words(brain, text, intent):  # noqa: F811
     assert brain.policy.understanding.pattern(text) == intent
