@@ -199,3 +199,12 @@ def test_a_name_said_as_the_x_booking_x_is_the_name_or_the_family_x(brain, text,
     ex = museum()
     converse(brain, ex, [text])
     assert ex.calls(tool) and ex.calls(tool)[0].args == args
+
+
+@pytest.mark.parametrize("text", ["I already booked a tour, can you look it up? Name Ada Lovelace, code K7P2QD.",
+                                  "I booked a tour online and want to make sure it went through, Ada Lovelace, K7P2QD"])
+def test_a_look_up_said_as_one_looks_up_and_never_cancels(brain, text):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, [text])
+    assert [c.args for c in ex.calls("get_booking")] == [{"name": "Ada Lovelace", "code": "K7P2QD"}]
+    assert not ex.calls("cancel_booking")
