@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import Dict, List, Optional, Set, Tuple
 
-from .config import IntentsFile
+from .config import Intent, IntentsFile
 from .slots import Slot, fill, request_slots
 from .codes import find_codes
 from .values import find_enum, find_numbers, find_times, words
@@ -328,10 +328,15 @@ class Chooser:
         best = self.understanding.subject(ranked[ranked.index(best):], text) if best.kind == "faq" else best
         return self._walk_to(best, text, tools) or best
 
-    def _takes_details(self, meaning: Meaning, tools: Dict[str, dict]) -> bool:
-        """A request that needs the visitor's details (a count, a name, a code), not a look-up."""
+    def _request(self, meaning: Meaning) -> Tuple[Optional[Intent], List[str]]:
+        """The intent (or None) and the tools a meaning asks for: an intent's, a tool's own, or none."""
         intent = self._intents.get(meaning.key) if meaning.kind == "intent" else None
         names = (intent.tools if intent else []) if meaning.kind == "intent" else [meaning.key] if meaning.kind == "tool" else []
+        return intent, names
+
+    def _takes_details(self, meaning: Meaning, tools: Dict[str, dict]) -> bool:
+        """A request that needs the visitor's details (a count, a name, a code), not a look-up."""
+        intent, names = self._request(meaning)
         return any(s.required and s.kind not in ("source", "enum") for s in request_slots(intent, names, tools))
 
     def _verbs(self, meaning: Meaning, names: List[str]) -> Set[str]:
@@ -399,14 +404,11 @@ class Chooser:
 
     def _place_slots(self, meaning: Meaning, tools: Dict[str, dict]) -> List[Slot]:
         """The required enum slots (a place) of a request."""
-        intent = self._intents.get(meaning.key) if meaning.kind == "intent" else None
-        names = intent.tools if intent is not None else [meaning.key] if meaning.kind == "tool" else []
+        intent, names = self._request(meaning)
         return [s for s in request_slots(intent, names, tools) if s.kind == "enum" and s.required]
 
     def evidence(self, meaning: Meaning, text: str, tools: Dict[str, dict]) -> float:
-        intent = self._intents.get(meaning.key) if meaning.kind == "intent" else None
-        names = (intent.tools if intent else []) if meaning.kind == "intent" else \
-            [meaning.key] if meaning.kind == "tool" else []
+        intent, names = self._request(meaning)
         if not names or any(n not in tools for n in names):
             return 0.0
         every = request_slots(intent, names, tools)
