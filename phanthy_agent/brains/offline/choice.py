@@ -21,7 +21,9 @@ from typing import Dict, List, Optional, Set, Tuple
 
 from .config import Intent, IntentsFile
 from .slots import Slot, fill, request_slots
+from .addressee import CLAUSE_END, TO_SOMEONE_ELSE
 from .codes import find_codes
+from .elsewhere import phrase_pattern
 from .values import find_enum, find_numbers, find_times, words
 from .understanding import SUBJECT_MARGIN, Meaning, Understanding
 
@@ -71,6 +73,21 @@ WORLD_FACT = re.compile(
     r"\bdifference\s+between\b|\bwhich\s+country\b|\bstill\s+alive\b|"
     r"^\W*are\s+\w+\s+(?:really\s+)?(?:dinosaurs|reptiles|mammals|birds|related)\b|"
     r"^\W*(?:could|can|did)\s+(?:dinosaurs|t\.?\s*rex(?:es)?|\w+sauruse?s?|\w+saurs?|rockets|astronauts)\s+(?:swim|fly|climb|run|see|hear|talk|roar)\b|\bhow\s+long\s+(?:does|did|would|will)\s+it\s+take\s+to\s+\w+\s+to\b", re.I)
+# a word asked about, or the venue's own history: "how do you spell triceratops?", "define fossil",
+# "what is a fossil?", "who built this museum?", "what year did this museum first open?"
+WORD_OR_HISTORY = re.compile(
+    r"^\W*(?:(?:how\s+do\s+(?:you|u|i|we)|(?:can|could|will)\s+(?:you|u))\s+spell|spell|define|what\s+does\s+the\s+word)\b|"
+    r"^\W*what\s+(?:is|are)\s+(?:a|an)\s+(?!(?:member|membership|ticket|tour|booking|reservation|refund|code|family\s+ticket|"
+    r"concession|audio\s+guide|cloakroom|locker|hearing\s+loop|quiet\s+room|sensory\s+bag)s?\b)\w+\W*$|"
+    r"\bwho\s+(?:built|founded|designed|started|owns|opened)\s+(?:this|the)\s+(?:museum|building|place)\b|"
+    r"\b(?:what|which)\s+year\s+(?:did|was|were)\b|\bwhen\s+(?:was|did)\s+(?:this|the)\s+(?:museum|building|place)\s+"
+    r"(?:first\s+|originally\s+)?(?:built|founded|opened?|made|start)\b|\bhow\s+old\s+is\s+(?:this|the)\s+(?:museum|building)\b", re.I)
+# somewhere near the venue, not in it: "a bookshop around here", "a playground near the museum",
+# "a decent coffee outside the museum"
+OUTSIDE_VENUE = re.compile(r"\boutside\s+(?:the|this)\s+(?:museum|building)\b")
+NEAR_VENUE = re.compile(r"\b(?:near\s+(?:the|this)\s+museum|(?:a|an|any|some)\s+(?:\w+\s+){1,3}(?:around|round)\s+here|"
+                        r"near\s+here|nearby|in\s+(?:the\s+)?town|"
+                        r"in\s+the\s+area|close\s+by|walking\s+distance)\b", re.I)
 VENUE_SERVICE = re.compile(
     r"\b(?:you|your|u|here|museum|tickets?|seats?|places|spaces|spots|tours?|bookings?|reservations?|refunds?|"
     r"members?|membership|wifi|lifts?|elevators?|toilets?|cafe|shop|gallery|galleries|hall|exhibits?|"
@@ -91,7 +108,6 @@ TARGET_TIME = re.compile(r"(?<!\bcoming\s)(?<!\bgoing\s)(?<!\bcome\s)(?<!\bgo\s)
 WANTS = re.compile(r"^\W*(?:(?:um|uh|so|hi|hello|ok(?:ay)?|right)\W+)*(?:i|we)(?:'d|\s+would)?\s+(?:really\s+)?"
                    r"(?:like|want|need|wanna)\b(?![^?]*\?\s*$)", re.I)
 WANT_MARGIN = 0.15  # how far below the FAQ's question a wanted request may be
-CLAUSE_END = re.compile(r"[.!?;,]+\s*")  # where a clause ends, for an act said before small talk
 NAMED_WORDS = 6  # an utterance this short that names a place and nothing understood walks there
 # a request about the visitor's own record (one that takes a code: "what time is my tour?") is
 # said with the visitor's own words; "what time is the space tour?" asks about every visitor's
@@ -108,69 +124,6 @@ _ASKED_OF_ROBOT = r"^\W*(?:(?:hey|hi|hello|excuse me|sorry|um|uh|so|ok|okay|robo
 
 # the robot asked to do something, anywhere in the utterance: "can you do that for me?"
 ASKED_FOR = re.compile(r"\b(?:can|could|would|will)\s+(?:you|u)\b|\bfor\s+me\b", re.I)
-# said to someone else: "Mum, I'm starving", "daddy look, a robot!" (not "dad needs the loo")
-TO_SOMEONE_ELSE = re.compile(
-    r"^\W*(?:(?:oh|hi|hey|hiya|hello|yes|yeah|yep|si|sí|ja|oui|tak)\W+)*(?:mum|mummy|mom|mommy|mam|dad|daddy|papa|kids|"
-    r"children|guys|grandma|granny|nana|grandpa|grandad|granddad|darling|honey|sweetie|mama|mamá|papá|oma|opa|nonna|"
-    r"nonno|abuela|abuelo|babcia|dziadek|mamie|papi)\b(?!\s*(?:needs|wants|is|has|says|can't|cannot|doesn't|uses|would|"
-    r"and|s|'s|uses|isn't|hasn't)\b)"
-    # visitors talking among themselves or about the robot: "did you lock the car?", "shall we get the
-    # bus home?", "she said Tuesday", "I told you we should've come earlier", "this robot is so weird"
-    r"|\b(?:did\s+you\s+(?:remember|see|hear|bring|pack|lock)|where\s+did\s+you\s+(?:put|leave)|can\s+you\s+believe|shall\s+we|we\s+should(?:'ve|"
-    r"\s+have)|let'?s\s+(?!see\b)|love\s+you|i\s+told\s+(?:him|her|them|you)|(?:she|he|they)\s+(?:booked|said|told|"
-    r"thinks?|wants?|forgot)|(?:this|that|the)\s+robot(?:\s+(?:is|was)|'s)|it'?s\s+a\s+robot|hurry\s+up)\b"
-    # a child or a group spoken to ("don't touch that, sweetie", "okay everyone, stay together"), a
-    # call ("I'll ring you back"), who did what ("did you get the tickets or did I?"), and where
-    # the others are ("she's been in there for ages", "Dave's still in the shop")
-    r"|,\s*(?:sweetie|sweetheart|darling|honey|mum|mummy|mom|mommy|dad|daddy|nan|nana|nanna|gran|granny|grandma|"
-    r"grandad|grandpa|kids|guys|everyone|folks)\W*$|^\W*(?:(?:ok|okay|right|alright|come\s+on)\W+)?"
-    r"(?:everyone|everybody|guys|kids|folks|people|team|gang|class|year\s+\d+)\b(?!.*\b(?:robot|can\s+you|could\s+you)\b)|"
-    r"\bi(?:'ll|\s+will)\s+(?:call|ring|phone|text|message)\s+(?:you|him|her|them)\b|\bor\s+did\s+(?:i|you|we)\b|"
-    r"\b(?:she|he)(?:'s|\s+has|\s+is)\s+(?:still|been)\b(?!\s+(?:\w+\s+)?(?:lost|missing|gone|hurt|sick|ill|stuck)\b)|\b\w+'s\s+still\s+(?:in|at)\b|\bi'?ll\s+sort\s+it\b"
-    # a child told off, the robot looked at, a remark that asks for agreement ("the tour was good, wasn't it")
-    r"|\bstop\s+(?:pushing|fighting|shoving|hitting|kicking|running|shouting|touching|whining|moaning)\b|"
-    r"\blook\s+at\s+(?:the|that|this)\s+robot\b|\brobot\s+thing\b|\b(?:wasn'?t|isn'?t|weren'?t|aren'?t)\s+(?:it|they|there)\W*$"
-    # a child's own things and family ("where's your coat gone", "where did your dad go"), a meeting arranged
-    r"|\byour\s+(?:coat|jacket|shoes?|shoelaces|laces|hat|scarf|gloves?|jumper|hoodie|cardigan|hands|face|nose|teddy|"
-    r"dummy|brother|sister|dad|daddy|mum|mummy|mom|mommy|nan|nana|gran|granny|grandma|grandad|grandpa)\b|"
-    r"\b(?:i|we)(?:'ll|\s+will)\s+meet\s+(?:you|him|her|them)\b|\bif\s+(?:you'?re|your|you\s+are)\s+good\b"
-    # a child called back, someone told no by name ("Lily, where have you gone? stay where I can see you",
-    # "No, Sophie, we are not buying another dinosaur")
-    # who has or left something, a meeting arranged ("who's got the packed lunch bag?", "meet you at the gift shop in ten")
-    r"|\bwho'?s\s+got\s+(?:the|my|our|your)\b|^\W*who\s+left\b|^\W*(?:i'?ll\s+)?meet\s+(?:you|me|us)\s+(?:at|by|in|outside|near)\b"
-    r"|\b(?:we|let'?s)\s+meet\s+(?:at|by|in|outside|near)\b|\bwhich\s+way\s+did\s+(?!(?:i|we|you)\b)\w+\s+go\b"
-    # musing aloud about what is there ("I wonder how they got that skeleton through the doors",
-    # "look at the size of that skull", "no way is that a real skeleton", "I bet you a fiver ...")
-    r"|^\W*i\s+wonder\s+(?!(?:if|whether)\s+(?:you|u)\b)|^\W*(?:wow\W+)?look\s+at\s+the\s+size\s+of\b|^\W*no\s+way\s+is\b"
-    r"|^\W*i\s+bet\s+(?:you|ya)\b"
-    # a radio call among staff ("copy that, heading up now", "are you at the entrance yet? Over.")
-    r"|\b(?:copy\s+that|roger\s+that|over\s+and\s+out)\b|[.,?!]\s*over\W*$"
-    r"|\bwhere\s+have\s+you\s+(?:gone|got\s+to)\b|\bstay\s+where\s+(?:i|we)\s+can\s+see\s+you\b"
-    r"|^\W*no\W+(?-i:[A-Z][a-z]+)\s*,(?<!thanks,)(?<!thank,)\s"
-    # an announcement to everyone ("attention please, the museum will close ...", "would the owner of ...")
-    r"|^\W*(?:attention\s+please|ladies\s+and\s+gentlemen)\b|\bwould\s+the\s+owner\s+of\b|\bplease\s+(?:gather|proceed|make\s+your\s+way)\b", re.I)
-
-# the robot asked first thing ("can you take us to the dinosaur hall, he's been going on about it"):
-# what follows about someone else is the reason, not talk to them
-ASKS_FIRST = re.compile(r"^\W*(?:(?:hey|hi|hello|excuse\s+me|sorry|um|uh|er|so|ok|okay|robot|please)\W+)*"
-                        r"(?:(?:can|could|would|will)\s+(?:you|u)|(?:can|could|may)\s+(?:i|we))\b(?!\s+believe\b)", re.I)
-
-
-def said_to_someone_else(text: str) -> bool:
-    """Talk among the visitors (TO_SOMEONE_ELSE), unless the robot was asked first and that talk
-    comes in a later clause."""
-    said = TO_SOMEONE_ELSE.search(text)
-    if said is None:
-        return False
-    first = CLAUSE_END.search(text)
-    if ASKS_FIRST.search(text) and first is not None and said.start() >= first.end():
-        return False
-    # ... or asked in a sentence of its own after talk about someone ("He says he wants to see the
-    # astronauts now. Can you take us to the space gallery?"); not when someone was spoken to first
-    last = re.split(r"(?<=[.!?])\s+", text.strip())[-1]
-    return not (said.start() > 0 and last != text.strip() and ASKS_FIRST.search(last)
-                and said.end() <= len(text.strip()) - len(last))
-
 # a remark about a place or a tour, a statement that asks nothing ("honestly the gift shop here is
 # overpriced", "the space tour was wonderful, wasn't it?"): no walk there, no booking, no answer
 REMARK = re.compile(r"^\W*(?:(?:tbh|honestly|well|oh|wow|ugh|yeah|man|god|gosh|i\s+think|i\s+reckon|i\s+must\s+say|"
@@ -388,7 +341,22 @@ class Chooser:
     @staticmethod
     def world_fact(text: str) -> bool:
         """A fact about the world, not about the venue's services (WORLD_FACT)."""
-        return bool(WORLD_FACT.search(text)) and not VENUE_SERVICE.search(text)
+        return bool(WORLD_FACT.search(text)) and not VENUE_SERVICE.search(text) or bool(WORD_OR_HISTORY.search(text))
+
+    def outside(self, best: Meaning, text: str) -> bool:
+        """An FAQ answer asked for somewhere outside the venue (OUTSIDE_VENUE), or nearby
+        (NEAR_VENUE) without naming the entry's subject ("is there a restroom nearby?" names it)."""
+        if best.kind != "faq" or not (OUTSIDE_VENUE.search(text.lower()) or NEAR_VENUE.search(text)):
+            return False
+        entry = self.understanding.faq[int(best.key)]
+        if OUTSIDE_VENUE.search(text.lower()) or not entry.id:
+            return True
+        # the subject's words, or their stems ("can I park nearby": parking)
+        stems = [rf"\b{re.escape(w[:max(4, len(w) - 3)])}\w*" for w in entry.id.split("_") if len(w) >= 4]
+        subject = [entry.id.replace("_", " ")] + [phrase for i in self.cfg.intents for c in i.slots.values()
+                                                   for phrase, value in c.aliases.items() if value == entry.id]
+        said = self.understanding.normalized(text)
+        return not phrase_pattern(subject).search(said) and not any(re.search(s, said) for s in stems)
 
     def about_the_world(self, best: Meaning, text: str) -> bool:
         """A fact about the world, not about the venue's services (WORLD_FACT), or a question

@@ -27,7 +27,8 @@ from typing import Any, Dict, List, Optional, Sequence
 from .replies import capabilities, failure, humanize
 from .config import FaqEntry, Intent, IntentsFile
 from .conversation import BUILTINS, Call, Segment, flatten, segments
-from .choice import ESCORT, WHERE, Chooser, said_to_someone_else
+from .addressee import said_to_someone_else, turned_to_robot
+from .choice import ESCORT, WHERE, Chooser
 from .plan import Frame, Next, Planner
 from .slots import NO, YES, answer, fill, loose_phrase, request_slots
 from .codes import find_codes
@@ -141,6 +142,7 @@ class Policy:
         text = segs[index].text
         if not text:
             return prev or Frame("fallback", since=index)
+        text = turned_to_robot(text) or text  # "Grandma, it's cancel! Robot, cancel the booking ..."
         pattern = self.understanding.pattern(text) or self.chooser.leading_act(text, tools)
         ranked = self.understanding.rank(text, tools)
         # "I'd like to cancel, the reference is 3FG7H" is the booking's, not a stop
@@ -266,6 +268,9 @@ class Policy:
         if best is not None and self.chooser.news(best, text, tools):
             log.info("offline: %r names a place but asks for nothing: fallback", text)
             return Frame("fallback", since=index, texts=[text])
+        if best is not None and self.chooser.outside(best, text):
+            log.info("offline: %r asks for somewhere outside the venue, not %s", text, best.key)
+            return Frame("elsewhere", since=index, texts=[text])
         if best is not None and self.chooser.about_the_world(best, text):
             log.info("offline: %r asks about the world, not %s %s: fallback", text, best.kind, best.key)
             return Frame("fallback", since=index, texts=[text])
@@ -313,6 +318,9 @@ class Policy:
                 value = self._from_topic(slot)
                 if value is not None:  # "can you take me there?" after the cafe's answer
                     frame.args[slot.name] = value
+        if enums and not any(s.name in frame.args for s in enums):
+            # "where can I spend a penny?": the place the synonyms' words name
+            frame.args.update(fill(enums, self.understanding.normalized(text)).args)
         if enums and not any(s.name in frame.args for s in enums):
             frame.unknown = loose_phrase(text)
             if not frame.unknown and NEARBY.search(text) and meaning.kind != "faq":

@@ -64,6 +64,9 @@ ADDRESS = re.compile(r"^\W*(?:(?:(?:hey|hi|hiya|hello|hallo|oi|yo)(?:\s+there)?|
                      r"good\s+(?:morning|afternoon|evening)|um+|uh+|erm?|(?:mister\s+|mr\.?\s+)?robot)\b[\s,.!?;:-]*)+",
                      re.I)
 ADDRESSED_WORDS = 3  # what follows an address is ranked alone when it has this many words
+# a term of endearment said to the robot ("what are your opening times, pet?", "thanks, love"):
+# "pet" named a pet shop, elsewhere
+ENDEARMENT = re.compile(r"(?:,\s*|\s+)(?:pet|petal|love|duck|hen|chuck|mate|pal|dear|my\s+dear)\s*(?=[,.!?]|$)", re.I)
 VENUE_HERE = re.compile(r"\b(?:in|inside|at|around|within)\s+(?:the|this|your)\s+(?:museum|building)\b", re.I)
 
 
@@ -83,6 +86,9 @@ class _Rows:
         self.texts = [text for _, _, text in rows]
         self.vectors = encoder.encode(self.texts) if encoder is not None else None
         self.lexical = LexicalIndex(self.texts, STOP)
+        # ties (the same words as an FAQ question and a request's example) go to the FAQ entry,
+        # whatever the rows' order: "any accessible toilets?" is answered
+        self.faq_last = np.array([0 if kind == "faq" else 1 for kind, _ in self.owners])
         self.words = {w for t in self.texts for w in re.findall(r"[a-z]+", t.lower())}
         self.elsewhere = Elsewhere([], [])  # the tools' rows: what is not the venue's (elsewhere.py)
 
@@ -143,14 +149,17 @@ class Understanding:
         name = self.pattern(text)
         return next((s for s in sentences if name is not None and self.pattern(s) == name), text)
 
-    def rank(self, text: str, tools: Dict[str, dict]) -> List[Meaning]:
-        """Every candidate once, best first (patterns are `pattern()`'s business)."""
+    def rank(self, text: str, tools: Dict[str, dict], whole: str = "") -> List[Meaning]:
+        """Every candidate once, best first (patterns are `pattern()`'s business). An intent's cue
+        words may be anywhere in the `whole` utterance, of which `text` is part ("Cancel, please,
+        the tour for Ivanova, ... we must go to the airport": the rest is ranked, "cancel" is said)."""
+        whole = whole or text
         best: Dict[Tuple[str, str], Meaning] = {}
         tool_rows = self._rows_for(tools)
         said = ADDRESS.sub("", text, count=1)
         if said != text and len(said.split()) >= ADDRESSED_WORDS:
             # "hey robot, is there somewhere to eat": what follows the address, when it is understood
-            ranked = self.rank(said, tools)
+            ranked = self.rank(said, tools, whole)
             if ranked and ranked[0].score >= self.cfg.accept:
                 return ranked
         text = self.spelled(self.normalized(text), tool_rows)
@@ -162,7 +171,7 @@ class Understanding:
             # only a rest that names the venue's own things ("I lost my passport at the airport, what do I
             # do?": the rest is about the passport; "I want to join the library, can you sign me up?")
             own = rest and len(rest) < len(clauses) and self._venue_named(", ".join(rest), tools)
-            ranked = self.rank(", ".join(rest), tools) if own else []
+            ranked = self.rank(", ".join(rest), tools, whole) if own else []
             if ranked and ranked[0].score >= self.cfg.accept:
                 return ranked
             log.info("offline: %r is out of scope (names %r, which is not here)", text, thing)
@@ -171,7 +180,7 @@ class Understanding:
             if not rows.texts:
                 continue
             scores = self._scores(text, rows)
-            for index in np.argsort(-scores):
+            for index in np.lexsort((rows.faq_last, -scores)):
                 kind, key = rows.owners[index]
                 if (kind, key) not in best:
                     best[(kind, key)] = Meaning(kind, key, float(scores[index]), rows.texts[index])
@@ -190,13 +199,13 @@ class Understanding:
         # an intent for tools that are not there now is ranked, and answered honestly (missing_tool);
         # one whose cue words are not said is not ("tell us a joke, robot" is not "what can you do?")
         return [m for m in ranked if m.kind not in ("intent", "elsewhere") or m.key in intents and
-                (m.key not in self._cues or self._cues[m.key].search(text))]
+                (m.key not in self._cues or self._cues[m.key].search(text) or self._cues[m.key].search(self.normalized(whole)))]
 
     def normalized(self, text: str) -> str:
         """`normalized` with the intents file's synonyms ("scrap my booking" -> "cancel my booking"),
         and the venue named as where "here" ("anywhere to eat in the museum": the museum's name
         drew it to "when does the museum open?")."""
-        text = VENUE_HERE.sub("here", normalized(_codes_written(text)))
+        text = VENUE_HERE.sub("here", ENDEARMENT.sub("", normalized(_codes_written(text))))
         if self._synonym is None:
             return text
         return self._synonym.sub(self._synonym_of, text)

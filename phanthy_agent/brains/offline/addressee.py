@@ -1,0 +1,108 @@
+"""Who an utterance is said to: the robot, or someone else near it.
+
+Visitors talk among themselves next to the robot ("Mum, I'm starving", "did you lock the car?",
+"meet you at the gift shop in ten"), on the phone, on the staff radio; none of it is a request,
+whatever place or tour it names. And a visitor may turn to the robot after talking to someone
+else ("Grandma, it's cancel, not change! Robot, cancel the booking under Doreen Pike"): what
+follows the address is the request. Pure: no ROS, no model."""
+
+from __future__ import annotations
+
+import re
+
+from .codes import find_codes
+
+CLAUSE_END = re.compile(r"[.!?;,]+\s*")  # where a clause ends, for an act said before small talk
+
+# said to someone else: "Mum, I'm starving", "daddy look, a robot!" (not "dad needs the loo")
+TO_SOMEONE_ELSE = re.compile(
+    r"^\W*(?:(?:oh|hi|hey|hiya|hello|yes|yeah|yep|si|sí|ja|oui|tak)\W+)*(?:mum|mummy|mom|mommy|mam|dad|daddy|papa|kids|"
+    r"children|guys|grandma|granny|nana|grandpa|grandad|granddad|darling|honey|sweetie|mama|mamá|papá|oma|opa|nonna|"
+    r"nonno|abuela|abuelo|babcia|dziadek|mamie|papi)\b(?!\s*(?:needs|wants|is|has|says|can't|cannot|doesn't|uses|would|"
+    r"and|s|'s|uses|isn't|hasn't)\b)"
+    # visitors talking among themselves or about the robot: "did you lock the car?", "shall we get the
+    # bus home?", "she said Tuesday", "I told you we should've come earlier", "this robot is so weird"
+    r"|\b(?:did\s+you\s+(?:remember|see|hear|bring|pack|lock|get|grab|buy|pick\s+up)\s+(?!(?:me|us|my|our)\b)|where\s+did\s+you\s+(?:put|leave)|can\s+you\s+believe|shall\s+we|we\s+should(?:'ve|"
+    r"\s+have)|let'?s\s+(?!see\b)(?![^.?!]*\b(?:tickets?|places|seats|book\w*)\b)|love\s+you|i\s+told\s+(?:him|her|them|you)|(?:she|he|they)\s+(?:booked|said|told|"
+    r"thinks?|wants?|forgot)|(?:this|that|the)\s+robot(?:\s+(?:is|was)|'s)|it'?s\s+a\s+robot|hurry\s+up)\b"
+    # a child or a group spoken to ("don't touch that, sweetie", "okay everyone, stay together"), a
+    # call ("I'll ring you back"), who did what ("did you get the tickets or did I?"), and where
+    # the others are ("she's been in there for ages", "Dave's still in the shop")
+    r"|,\s*(?:sweetie|sweetheart|darling|honey|mum|mummy|mom|mommy|dad|daddy|nan|nana|nanna|gran|granny|grandma|"
+    r"grandad|grandpa|kids|guys|everyone|folks|friends|team|class|boys|girls)\W*$|^\W*(?:(?:ok|okay|right|alright|come\s+on)\W+)?"
+    r"(?:everyone|everybody|guys|kids|folks|people|team|gang|class|year\s+\d+)\b(?!.*\b(?:robot|can\s+you|could\s+you)\b)|"
+    r"\bi(?:'ll|\s+will)\s+(?:call|ring|phone|text|message)\s+(?:you|him|her|them)\b|\bor\s+did\s+(?:i|you|we)\b|"
+    r"\b(?:she|he)(?:'s|\s+has|\s+is)\s+(?:still|been)\b(?!\s+(?:\w+\s+)?(?:lost|missing|gone|hurt|sick|ill|stuck)\b)|\b\w+'s\s+still\s+(?:in|at)\b|\bi'?ll\s+sort\s+it\b"
+    # a child told off, the robot looked at, a remark that asks for agreement ("the tour was good, wasn't it")
+    r"|\bstop\s+(?:pushing|fighting|shoving|hitting|kicking|running|shouting|touching|whining|moaning)\b|"
+    r"\blook\s+at\s+(?:the|that|this)\s+robot\b|\brobot\s+thing\b|\b(?:wasn'?t|isn'?t|weren'?t|aren'?t)\s+(?:it|they|there)\W*$"
+    # a child's own things and family ("where's your coat gone", "where did your dad go"), a meeting arranged
+    r"|\byour\s+(?:coat|jacket|shoes?|shoelaces|laces|hat|scarf|gloves?|jumper|hoodie|cardigan|hands|face|nose|teddy|"
+    r"dummy|brother|sister|dad|daddy|mum|mummy|mom|mommy|nan|nana|gran|granny|grandma|grandad|grandpa)\b|"
+    r"\b(?:i|we)(?:'ll|\s+will)\s+meet\s+(?:you|him|her|them)\b|\bif\s+(?:you'?re|your|you\s+are)\s+good\b"
+    # a child called back, someone told no by name ("Lily, where have you gone? stay where I can see you",
+    # "No, Sophie, we are not buying another dinosaur")
+    # who has or left something, a meeting arranged ("who's got the packed lunch bag?", "meet you at the gift shop in ten")
+    r"|\bwho'?s\s+got\s+(?:the|my|our|your)\b|^\W*who\s+left\b|^\W*(?:i'?ll\s+)?meet\s+(?:you|me|us)\s+(?:at|by|in|outside|near)\b"
+    r"|\b(?:we|let'?s)\s+meet\s+(?:at|by|in|outside|near)\b|\bwhich\s+way\s+did\s+(?!(?:i|we|you)\b)\w+\s+go\b"
+    # musing aloud about what is there ("I wonder how they got that skeleton through the doors",
+    # "look at the size of that skull", "no way is that a real skeleton", "I bet you a fiver ...")
+    r"|^\W*i\s+wonder\s+(?!(?:if|whether)\s+(?:you|u)\b)|^\W*(?:wow\W+)?look\s+at\s+the\s+size\s+of\b|^\W*no\s+way\s+is\b"
+    r"|^\W*i\s+bet\s+(?:you|ya)\b"
+    # a radio call among staff ("copy that, heading up now", "are you at the entrance yet? Over.")
+    r"|\b(?:copy\s+that|roger\s+that|over\s+and\s+out)\b|[.,?!]\s*over\W*$"
+    r"|\bwhere\s+have\s+you\s+(?:gone|got\s+to)\b|\bstay\s+where\s+(?:i|we)\s+can\s+see\s+you\b"
+    r"|^\W*no\W+(?-i:[A-Z][a-z]+)\s*,(?<!thanks,)(?<!thank,)\s"
+    # where the others are, a meeting arranged, a plan told, a call made ("yeah I'm in the dinosaur
+    # bit, where are you", "she's in the gift shop I think", "I'll see you at the cafe in twenty
+    # minutes", "First dinosaurs, then lunch. That's our plan.", "Hi, it's Claire from Oakfield")
+    r"|\bwhere\s+are\s+(?:you|u)(?:\s+(?:now|then|guys))?\W*$|\b(?:she|he|they)(?:'s|'re|\s+is|\s+are)\s+(?:in|at|by)\s+the\b"
+    r"(?![^.?!]*\b(?:lost|stuck|hurt|can'?t|cannot|take|show|help)\b)|\b(?:i|we)(?:'ll|\s+will)\s+see\s+(?:you|u)\s+(?:at|by|in|outside|near)\b"
+    r"|\bthat'?s\s+(?:our|the)\s+plan\b|^\W*(?:hi|hello|hiya)\W+it'?s\s+(?!me\b)\w+(?:\s+\w+)?\s+from\b"
+    # a call answered ("Hello, love? Yes, we're at the museum.")
+    r"|^\W*(?:hello|hi|hiya)\W+(?:love|darling|babe|sweetheart|mum|dad|mate)?\W*\?\s+(?:yes|yeah|no)\b"
+    # an announcement to everyone ("attention please, the museum will close ...", "would the owner of ...")
+    r"|^\W*(?:attention\s+please|ladies\s+and\s+gentlemen)\b|\bwould\s+the\s+owner\s+of\b|\bplease\s+(?:gather|proceed|make\s+your\s+way)\b", re.I)
+
+# the robot asked first thing ("can you take us to the dinosaur hall, he's been going on about it"):
+# what follows about someone else is the reason, not talk to them
+ASKS_FIRST = re.compile(r"^\W*(?:(?:hey|hi|hello|excuse\s+me|sorry|um|uh|er|so|ok|okay|robot|please)\W+)*"
+                        r"(?:(?:can|could|would|will)\s+(?:you|u)|(?:can|could|may)\s+(?:i|we))\b(?!\s+believe\b)", re.I)
+
+
+def said_to_someone_else(text: str) -> bool:
+    """Talk among the visitors (TO_SOMEONE_ELSE), unless the robot was asked first and that talk
+    comes in a later clause."""
+    said = TO_SOMEONE_ELSE.search(text)
+    if said is None:
+        return False
+    first = CLAUSE_END.search(text)
+    if ASKS_FIRST.search(text) and first is not None and said.start() >= first.end():
+        return False
+    # ... or asked in a sentence of its own after talk about someone ("He says he wants to see the
+    # astronauts now. Can you take us to the space gallery?"); not when someone was spoken to first
+    last = re.split(r"(?<=[.!?])\s+", text.strip())[-1]
+    return not (said.start() > 0 and last != text.strip() and ASKS_FIRST.search(last)
+                and said.end() <= len(text.strip()) - len(last))
+
+
+# the robot addressed after a sentence said to someone else ("Nana, say the name slowly. Robot,
+# it's for Rosalind Achebe", "No, TOILETS. Excuse me, robot, where are the toilets?")
+TURNED_TO_ROBOT = re.compile(r"[.!?]+\s+(?:(?:ok(?:ay)?|so|now|oh|right|excuse\s+me|sorry|hey|um|please)\W+)*"
+                             r"(?:mister\s+|mr\.?\s+)?robot\s*[,!:.]\s*(?=\w)", re.I)
+
+
+def turned_to_robot(text: str) -> str:
+    """What the visitor asks the robot after turning to it from someone else (TURNED_TO_ROBOT),
+    with the codes read out before it ("Grandma, read the code out: Z W 5 5 8 0. Robot, can you
+    see our booking?"); "" when the robot is not turned to in a later sentence."""
+    found = None
+    for found in TURNED_TO_ROBOT.finditer(text):
+        pass
+    if found is None:
+        return ""
+    rest = text[found.end():]
+    if find_codes(rest):
+        return rest
+    codes = [c for c in find_codes(text[:found.start() + 1]) if any(ch.isdigit() for ch in c.text)]
+    return " ".join([rest] + [f"{c.text}." for c in codes])

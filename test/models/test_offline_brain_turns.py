@@ -1,0 +1,125 @@
+"""The offline brain on who is spoken to and what is asked (the real sentence encoder): the robot
+turned to after talk to family, a look-up that names no word of calling off, a stop with its
+reason, endearments, the others' whereabouts, a word or the venue's history asked about, and
+somewhere near the venue rather than in it."""
+
+import pytest
+
+from test_offline_brain import brain, converse, museum, said  # noqa: F401 (brain is a fixture)
+
+NOT_ACTED_ON = ("fallback", "missing_tool", "elsewhere")
+
+
+def line_of(brain, intent):  # noqa: F811
+    return next(i.say for i in brain.cfg.intents if i.name == intent)
+
+
+def not_acted_on(brain, ex):  # noqa: F811
+    replies = [brain.cfg.fallback, brain.cfg.template("missing_tool"), brain.cfg.template("elsewhere")]
+    return len(said(ex)) == 1 and said(ex)[0] in replies and not any(
+        ex.calls(t) for t in ("navigate_to", "book_tickets", "get_booking", "cancel_booking", "list_tours"))
+
+
+@pytest.mark.parametrize("text, tool, args", [
+    ("Grandma, it's cancel, not change! Robot, cancel the booking for Ada Lovelace please, code K7P2QD.",
+     "cancel_booking", {"name": "Ada Lovelace", "code": "K7P2QD"}),
+    # the code read out to grandma before the robot is turned to
+    ("Grandma, read the code out: K 7 P 2 Q D. Robot, can you see our booking? Name Ada Lovelace.",
+     "get_booking", {"name": "Ada Lovelace", "code": "K7P2QD"}),
+    ("Grandma, read the number on the card: F 1 0 0 1. Robot, check her membership please.",
+     "lookup_membership", {"member_id": "F1001"}),
+])
+def test_the_robot_turned_to_after_talk_to_family_does_what_it_is_asked(brain, text, tool, args):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, [text])
+    assert [c.args for c in ex.calls(tool)] == [args]
+
+
+def test_a_question_turned_to_the_robot_is_answered(brain):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, ["Grandpa, ask if we can take photos! Go on. Oh, I'll ask. Robot, can we take photos?"])
+    [reply] = said(ex)
+    assert "photos" in reply and reply != brain.cfg.fallback
+
+
+@pytest.mark.parametrize("text", ["Is my reservation still on? Name's Ada Lovelace, ref K7P2QD.",
+                                  "I booked a tour online, name is Ada Lovelace, code K7P2QD",
+                                  "Can you see my tickets? Reference K7P2QD, name Ada Lovelace."])
+def test_a_look_up_with_no_word_of_calling_off_never_cancels(brain, text):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, [text])
+    assert [c.args for c in ex.calls("get_booking")] == [{"name": "Ada Lovelace", "code": "K7P2QD"}]
+    assert not ex.calls("cancel_booking") and not ex.calls("refund_booking")
+
+
+def test_a_cancellation_said_first_is_one_whatever_reason_follows(brain):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, ["Cancel, please, the tour for Ada Lovelace, code K7P2QD, we must go to the airport."])
+    assert ex.calls("cancel_booking") or said(ex)[-1].endswith("?")  # cancelled, or confirmed first
+    assert not ex.calls("navigate_to") and not ex.calls("get_booking")
+
+
+@pytest.mark.parametrize("text, intent", [("Hold on, stop, Jack isn't with us yet.", "stop"),
+                                          ("Leave it, love, I'll sort it myself.", "stop"),
+                                          ("Never mind, robot, my daughter already found it.", "stop"),
+                                          ("Thanks ever so much, pet.", "thanks"), ("nice one robot", "thanks"),
+                                          ("I must dash. Cheerio!", "goodbye"),
+                                          ("I'll leave you to it, so long.", "goodbye"),
+                                          ("What jobs have they got you doing?", "help"),
+                                          ("Tell me what you're good at.", "help"),
+                                          ("Freya wants to know what you can help with. Can you tell her?", "help")])
+def test_stops_thanks_goodbyes_and_what_it_does_in_more_words(brain, text, intent):  # noqa: F811
+    assert brain.policy.understanding.pattern(text) == intent or \
+        brain.policy.chooser.leading_act(text, {}) == intent
+
+
+def test_an_endearment_is_not_a_place_elsewhere(brain):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, ["What are your opening times, pet?"])
+    [reply] = said(ex)
+    assert "10 am" in reply
+
+
+@pytest.mark.parametrize("text", ["yeah i'm in the entrance hall where are you", "she's in the gift shop I think",
+                                  "i'll see you at the cafe in twenty minutes", "did you get the tickets",
+                                  "First dinosaurs, then lunch, then the bus. That's our plan.",
+                                  "Hello, love? Yes, we're at the museum. No, we'll be back in time for tea.",
+                                  # a word or the venue's history asked about
+                                  "How do you spell triceratops?", "define fossil", "What is a fossil?",
+                                  "who built this museum", "What year did this museum first open?",
+                                  # somewhere near the venue, not in it
+                                  "Do you know a bookshop around here that sells science books for children?",
+                                  "Where could we get a decent coffee outside the museum?",
+                                  "Is there a playground near the museum?"])
+def test_the_others_whereabouts_words_history_and_places_nearby_are_not_acted_on(brain, text):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, [text])
+    assert not_acted_on(brain, ex), said(ex)
+
+
+@pytest.mark.parametrize("text", ["Is there a restroom nearby?", "Is there a cafe near here?"])
+def test_somewhere_nearby_that_the_venue_has_is_still_answered(brain, text):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, [text])
+    assert not not_acted_on(brain, ex), said(ex)
+
+
+@pytest.mark.parametrize("text", ["Where can I spend a penny?", "where can I wash my hands"])
+def test_a_place_said_in_a_synonyms_words_is_walked_to(brain, text):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, [text])
+    assert [c.args for c in ex.calls("navigate_to")] == [{"place": "toilets"}]
+
+
+def test_a_question_that_is_word_for_word_an_faq_and_a_request_example_is_answered(brain):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, ["Any accessible toilets?"])
+    [reply] = said(ex)
+    assert "accessible toilets" in reply and not ex.calls("navigate_to")
+
+
+@pytest.mark.parametrize("text", ["Let's do the space tour at eleven, just the one ticket."])
+def test_lets_with_tickets_is_a_booking_not_talk_among_visitors(brain, text):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, [text])
+    assert not not_acted_on(brain, ex), said(ex)

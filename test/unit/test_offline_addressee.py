@@ -1,0 +1,48 @@
+"""Who an utterance is said to (addressee.py, pure): the robot turned to after talk to someone
+else, and the talk among visitors that is no request."""
+
+import pytest
+
+from phanthy_agent.brains.offline.addressee import said_to_someone_else, turned_to_robot
+
+pytestmark = pytest.mark.unit
+
+
+@pytest.mark.parametrize("text, asked", [
+    ("Grandma, it's cancel, not change! Robot, cancel the booking please.", "cancel the booking please."),
+    ("No, TOILETS. Excuse me, robot, where are the toilets?", "where are the toilets?"),
+    # the last address counts
+    ("Robot, wait. Grandpa, hush. Robot, book two tickets.", "book two tickets."),
+])
+def test_what_follows_the_robot_addressed_in_a_later_sentence_is_the_request(text, asked):
+    assert turned_to_robot(text) == asked
+
+
+def test_a_code_read_out_before_the_robot_is_turned_to_comes_with_the_request():
+    said = turned_to_robot("Grandma, read the code out: Z W 5 5 8 0. Robot, can you see our booking?")
+    assert said == "can you see our booking? Z W 5 5 8 0."
+
+
+def test_a_code_said_to_the_robot_is_not_doubled_with_one_read_out_before():
+    assert turned_to_robot("It's AB-1234 or CD-5678? Robot, look up CD-5678.") == "look up CD-5678."
+
+
+@pytest.mark.parametrize("text", ["Robot, take me to the cafe.", "Never mind, robot, my daughter found it.",
+                                  "thanks, robot.", "The robot is cute. Look at it."])
+def test_an_address_first_or_in_the_same_sentence_or_none_is_not_a_turn(text):
+    assert turned_to_robot(text) == ""
+
+
+@pytest.mark.parametrize("text", ["yeah i'm in the entrance hall where are you", "she's in the gift shop I think",
+                                  "i'll see you at the cafe in twenty minutes", "did you get the tickets",
+                                  "That's our plan.", "Hi, it's Claire from Oakfield, is the coach on time?",
+                                  "Hello, love? Yes, we're at the museum."])
+def test_the_others_whereabouts_a_meeting_a_plan_and_a_call_are_said_to_someone_else(text):
+    assert said_to_someone_else(text)
+
+
+@pytest.mark.parametrize("text", ["Let's do the space tour at eleven, just the one ticket.",
+                                  "hiya, it's me again from the school, can you book the dinosaur tour?",
+                                  "She's in the cafe, can you take me there?", "did you get my booking?"])
+def test_a_request_that_sounds_like_talk_among_visitors_is_the_robots(text):
+    assert not said_to_someone_else(text)
