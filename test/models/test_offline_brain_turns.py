@@ -123,3 +123,21 @@ def test_lets_with_tickets_is_a_booking_not_talk_among_visitors(brain, text):  #
     ex = museum()
     converse(brain, ex, [text])
     assert not not_acted_on(brain, ex), said(ex)
+
+
+@pytest.mark.parametrize("text", ["The gift shop's got the same fridge magnets as last year, I see.",
+                                  "the space tour starts at three so we've got time for lunch",
+                                  "the next dinosaur tour departs from the dinosaur hall in five minutes",
+                                  "Look, Grandad, there's a real space suit!", "Good walking, Ruby, well done.",
+                                  "Do you dream at night when the museum's closed?"])
+def test_remarks_praise_and_the_robots_own_life_are_not_acted_on(brain, text):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, [text])
+    assert not_acted_on(brain, ex), said(ex)
+
+
+def test_a_remark_that_asks_whether_there_is_something_is_answered(brain):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, ["the wifi keeps dropping out is there a network for visitors"])
+    [reply] = said(ex)
+    assert "Museum Guest" in reply

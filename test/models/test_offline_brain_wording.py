@@ -48,7 +48,11 @@ def test_the_tour_list_says_each_tours_price(brain):  # noqa: F811
 
 @pytest.mark.parametrize("text", ["Can you push my wheelchair for me?", "Could you change the battery in my hearing aid?",
                                   "will you dry my coat off", "Can you lift my son up so he can see over the barrier",
-                                  "Can you give us a lift home?"])
+                                  "Can you give us a lift home?",
+                                  # a pet, a car, a relative's wheelchair, a song, a parking space
+                                  "Would you walk my dog round the block for me?", "Can you move my car? I'm on the double yellows.",
+                                  "Will you push Grandma's wheelchair for her?", "Will you sing the planets song for us?",
+                                  "Can you reserve us a parking space for next week?"])
 def test_an_errand_the_robot_has_no_tool_for_is_declined_not_answered_from_the_faq(brain, text):  # noqa: F811
     ex = museum()
     converse(brain, ex, [text])

@@ -16,7 +16,7 @@ CLAUSE_END = re.compile(r"[.!?;,]+\s*")  # where a clause ends, for an act said 
 
 # said to someone else: "Mum, I'm starving", "daddy look, a robot!" (not "dad needs the loo")
 TO_SOMEONE_ELSE = re.compile(
-    r"^\W*(?:(?:oh|hi|hey|hiya|hello|yes|yeah|yep|si|sí|ja|oui|tak)\W+)*(?:mum|mummy|mom|mommy|mam|dad|daddy|papa|kids|"
+    r"^\W*(?:(?:oh|hi|hey|hiya|hello|yes|yeah|yep|si|sí|ja|oui|tak|look|wow|ooh|quick|come\s+on)\W+)*(?:mum|mummy|mom|mommy|mam|dad|daddy|papa|kids|"
     r"children|guys|grandma|granny|nana|grandpa|grandad|granddad|darling|honey|sweetie|mama|mamá|papá|oma|opa|nonna|"
     r"nonno|abuela|abuelo|babcia|dziadek|mamie|papi)\b(?!\s*(?:needs|wants|is|has|says|can't|cannot|doesn't|uses|would|"
     r"and|s|'s|uses|isn't|hasn't)\b)"
@@ -59,6 +59,8 @@ TO_SOMEONE_ELSE = re.compile(
     r"|\bwhere\s+are\s+(?:you|u)(?:\s+(?:now|then|guys))?\W*$|\b(?:she|he|they)(?:'s|'re|\s+is|\s+are)\s+(?:in|at|by)\s+the\b"
     r"(?![^.?!]*\b(?:lost|stuck|hurt|can'?t|cannot|take|show|help)\b)|\b(?:i|we)(?:'ll|\s+will)\s+see\s+(?:you|u)\s+(?:at|by|in|outside|near)\b"
     r"|\bthat'?s\s+(?:our|the)\s+plan\b|^\W*(?:hi|hello|hiya)\W+it'?s\s+(?!me\b)\w+(?:\s+\w+)?\s+from\b"
+    # a child praised ("Good walking, Ruby, well done.", "Sit, Bella, sit! Good girl.")
+    r"|\b(?:well\s+done|good\s+(?:girl|boy|job|walking|listening|sitting|waiting|lad|lass))\b"
     # a call answered ("Hello, love? Yes, we're at the museum.")
     r"|^\W*(?:hello|hi|hiya)\W+(?:love|darling|babe|sweetheart|mum|dad|mate)?\W*\?\s+(?:yes|yeah|no)\b"
     # an announcement to everyone ("attention please, the museum will close ...", "would the owner of ...")

@@ -80,7 +80,10 @@ WORD_OR_HISTORY = re.compile(
     r"^\W*what\s+(?:is|are)\s+(?:a|an)\s+(?!(?:member|membership|ticket|tour|booking|reservation|refund|code|family\s+ticket|"
     r"concession|audio\s+guide|cloakroom|locker|hearing\s+loop|quiet\s+room|sensory\s+bag)s?\b)\w+\W*$|"
     r"\bwho\s+(?:built|founded|designed|started|owns|opened)\s+(?:this|the)\s+(?:museum|building|place)\b|"
-    r"\b(?:what|which)\s+year\s+(?:did|was|were)\b|\bwhen\s+(?:was|did)\s+(?:this|the)\s+(?:museum|building|place)\s+"
+    # the robot's own life, not its services ("do you dream at night?", "can you turn into a dinosaur?",
+    # "how much would it cost to buy a robot like you?")
+    r"\b(?:do|can|did|have|will)\s+(?:you|u)\s+(?:ever\s+)?(?:dream|sleep|eat|feel|fall\s+in\s+love|get\s+(?:bored|lonely|tired|sad|"
+    r"cold|scared))\b|\bbuy\s+(?:a|one|my\s+own)\s+robot\b|\b(?:what|which)\s+year\s+(?:did|was|were)\b|\bwhen\s+(?:was|did)\s+(?:this|the)\s+(?:museum|building|place)\s+"
     r"(?:first\s+|originally\s+)?(?:built|founded|opened?|made|start)\b|\bhow\s+old\s+is\s+(?:this|the)\s+(?:museum|building)\b", re.I)
 # somewhere near the venue, not in it: "a bookshop around here", "a playground near the museum",
 # "a decent coffee outside the museum"
@@ -128,7 +131,11 @@ ASKED_FOR = re.compile(r"\b(?:can|could|would|will)\s+(?:you|u)\b|\bfor\s+me\b",
 # overpriced", "the space tour was wonderful, wasn't it?"): no walk there, no booking, no answer
 REMARK = re.compile(r"^\W*(?:(?:tbh|honestly|well|oh|wow|ugh|yeah|man|god|gosh|i\s+think|i\s+reckon|i\s+must\s+say|"
                     r"apparently|look)\W+)*"
-                    r"(?:the|that|this|your)\s+(?:[\w']+\s+){0,3}(?:here\s+)?(?:is|was|were|are|'s|looks?|seems?)\b"
+                    r"(?:the|that|this|your)\s+(?:[\w']+\s+){0,5}(?:here\s+)?(?:is|was|were|are|'s|looks?|seems?)\b"
+                    # what a place has got, when a tour goes ("the gift shop's got the same magnets as last
+                    # year", "the space tour starts at three so we've got time for lunch")
+                    r"|^\W*(?:the|that|this|your)\s+(?:[\w']+\s+){0,3}\w+'s\s+(?:got|been)\b"
+                    r"|^\W*(?:the|that|this|your)\s+(?:[\w']+\s+){0,4}(?:starts|departs|leaves|begins|finishes)\s+(?:at|from|in)\b"
                     # an exclamation at an exhibit, a place refused or put off ("oh my god look at that rocket",
                     # "not the dinosaur hall again", "I'll have a look in the gift shop later")
                     r"|^\W*(?:(?:oh\s+my\s+god|omg|wow|whoa|oh|ooh|look)\W+)*look\s+at\s+(?:that|this|the|those|these)\s+"
@@ -136,7 +143,7 @@ REMARK = re.compile(r"^\W*(?:(?:tbh|honestly|well|oh|wow|ugh|yeah|man|god|gosh|i
                     r"|^\W*not\s+the\s+[\w\s]+?\s+again\b|^\W*(?:no\W+)?(?:we'?re|i'?m)\s+not\s+(?:buying|getting|going)\b"
                     r"|^\W*(?:i'?ll|we'?ll)\s+(?:have\s+a\s+look|pop|nip|go)\b[^?]*\blater\b", re.I)
 ASKS_ANYTHING = re.compile(r"\b(?:can|could|would|will|shall|want|need|like|please|pls|where|which|how|what|when|who|"
-                           r"why|refund|cancel\w*|book\w*|money|thank\w*|take|show|tell|help|code|name)\b", re.I)
+                           r"why|refund|cancel\w*|book\w*|money|thank\w*|take|show|tell|help|code|name|is\s+there|are\s+there)\b", re.I)
 
 # a statement that names a place and asks nothing is news, not a walk ("I'm in the dinosaur hall
 # now, the sensor's bleeping again", "the cafe's run out of ice lollies apparently"): no question,
