@@ -144,7 +144,15 @@ SETS = {"original": "paraphrases.yaml", "heldout": "paraphrases_heldout.yaml", "
         "blind68": "paraphrases_blind68.yaml",
         "blind69": "paraphrases_blind69.yaml",
         "blind70": "paraphrases_blind70.yaml",
-        "blind71": "paraphrases_blind71.yaml"}
+        "blind71": "paraphrases_blind71.yaml",
+        "blind72": "paraphrases_blind72.yaml",
+        "blind73": "paraphrases_blind73.yaml",
+        "blind74": "paraphrases_blind74.yaml",
+        "blind75": "paraphrases_blind75.yaml",
+        "blind76": "paraphrases_blind76.yaml",
+        "blind77": "paraphrases_blind77.yaml",
+        "blind78": "paraphrases_blind78.yaml",
+        "blind79": "paraphrases_blind79.yaml"}
 
 
 def load_set(name, brain):
