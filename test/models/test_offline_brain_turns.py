@@ -90,8 +90,15 @@ def test_an_endearment_is_not_a_place_elsewhere(brain):  # noqa: F811
                                   # somewhere near the venue, not in it
                                   "Do you know a bookshop around here that sells science books for children?",
                                   "Where could we get a decent coffee outside the museum?",
-                                  "Is there a playground near the museum?"])
-def test_the_others_whereabouts_words_history_and_places_nearby_are_not_acted_on(brain, text):  # noqa: F811
+                                  "Is there a playground near the museum?", "where's the nearest Nando's from here",
+                                  # someone called by name, remarks, thinking aloud
+                                  "Jake, put the astronaut helmet down",
+                                  "Tom, is the dino tour on the agenda or is it optional?",
+                                  "Kenji, wait for me near the gift shop, okay?", "I swear that fossil just looked at me",
+                                  "The cleaners haven't done the second-floor toilets yet.",
+                                  "Hmm, do I fancy the dinosaur tour or not... I'll think about it.",
+                                  "What means the word Tyrannosaurus?"])
+def test_the_others_whereabouts_names_called_words_history_and_places_nearby_are_not_acted_on(brain, text):  # noqa: F811
     ex = museum()
     converse(brain, ex, [text])
     assert not_acted_on(brain, ex), said(ex)
@@ -141,3 +148,20 @@ def test_a_remark_that_asks_whether_there_is_something_is_answered(brain):  # no
     converse(brain, ex, ["the wifi keeps dropping out is there a network for visitors"])
     [reply] = said(ex)
     assert "Museum Guest" in reply
+
+
+@pytest.mark.parametrize("text, place", [("Bitte, take us to the dinosaur hall, the little one loves the T-rex.", "dinosaur_hall"),
+                                         ("Entschuldigung, can you walk with us to the space gallery please?", "space_gallery"),
+                                         ("Priya, um, no, sorry: can you take me to the gift shop please?", "gift_shop")])
+def test_a_politeness_word_from_abroad_or_a_name_with_please_is_still_a_request(brain, text, place):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, [text])
+    assert [c.args for c in ex.calls("navigate_to")] == [{"place": place}]
+
+
+@pytest.mark.parametrize("text, intent", [("Farewell, it was lovely to meet you.", "goodbye"),
+                                          ("Marvellous, thank you ever so much.", "thanks")])
+def test_a_word_before_a_comma_that_is_no_name_keeps_the_act(brain, text, intent):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, [text])
+    assert said(ex) == [line_of(brain, intent)] or not not_acted_on(brain, ex), said(ex)

@@ -59,6 +59,10 @@ TO_SOMEONE_ELSE = re.compile(
     r"|\bwhere\s+are\s+(?:you|u)(?:\s+(?:now|then|guys))?\W*$|\b(?:she|he|they)(?:'s|'re|\s+is|\s+are)\s+(?:in|at|by)\s+the\b"
     r"(?![^.?!]*\b(?:lost|stuck|hurt|can'?t|cannot|take|show|help)\b)|\b(?:i|we)(?:'ll|\s+will)\s+see\s+(?:you|u)\s+(?:at|by|in|outside|near)\b"
     r"|\bthat'?s\s+(?:our|the)\s+plan\b|^\W*(?:hi|hello|hiya)\W+it'?s\s+(?!me\b)\w+(?:\s+\w+)?\s+from\b"
+    # thinking aloud ("Hmm, do I fancy the dinosaur tour or not... I'll think about it", "Honestly I'm
+    # not sure we've got time for a tour and lunch"), a call breaking up
+    r"|^\W*(?:hmm+\W+)?(?:do|shall|should)\s+i\s+(?:fancy|bother|want)\b[^?]*\bor\s+not\b|\bi'?ll\s+think\s+about\s+it\b"
+    r"|\b(?:i'?m|we'?re)\s+not\s+sure\s+(?:we|i)(?:'ve|\s+have)?\s+(?:got\s+)?(?:the\s+)?time\b|\b(?:you'?re|it'?s)\s+breaking\s+up\b"
     # a child praised ("Good walking, Ruby, well done.", "Sit, Bella, sit! Good girl.")
     r"|\b(?:well\s+done|good\s+(?:girl|boy|job|walking|listening|sitting|waiting|lad|lass))\b"
     # a call answered ("Hello, love? Yes, we're at the museum.")

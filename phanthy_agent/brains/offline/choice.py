@@ -24,6 +24,7 @@ from .slots import Slot, fill, request_slots
 from .addressee import CLAUSE_END, TO_SOMEONE_ELSE
 from .codes import find_codes
 from .elsewhere import phrase_pattern
+from .names import NAME_STOP
 from .values import find_enum, find_numbers, find_times, words
 from .understanding import SUBJECT_MARGIN, Meaning, Understanding
 
@@ -77,6 +78,7 @@ WORLD_FACT = re.compile(
 # "what is a fossil?", "who built this museum?", "what year did this museum first open?"
 WORD_OR_HISTORY = re.compile(
     r"^\W*(?:(?:how\s+do\s+(?:you|u|i|we)|(?:can|could|will)\s+(?:you|u))\s+spell|spell|define|what\s+does\s+the\s+word)\b|"
+    r"\bwhat\s+(?:means|is\s+the\s+meaning\s+of)\s+(?:the\s+word\b|\w+)|\bhow\s+do\s+you\s+say\b[^?]*\bin\s+(?:english|german|french|spanish|italian|polish|japanese)\b|"
     r"^\W*what\s+(?:is|are)\s+(?:a|an)\s+(?!(?:member|membership|ticket|tour|booking|reservation|refund|code|family\s+ticket|"
     r"concession|audio\s+guide|cloakroom|locker|hearing\s+loop|quiet\s+room|sensory\s+bag)s?\b)\w+\W*$|"
     r"\bwho\s+(?:built|founded|designed|started|owns|opened)\s+(?:this|the)\s+(?:museum|building|place)\b|"
@@ -85,11 +87,28 @@ WORD_OR_HISTORY = re.compile(
     r"\b(?:do|can|did|have|will)\s+(?:you|u)\s+(?:ever\s+)?(?:dream|sleep|eat|feel|fall\s+in\s+love|get\s+(?:bored|lonely|tired|sad|"
     r"cold|scared))\b|\bbuy\s+(?:a|one|my\s+own)\s+robot\b|\b(?:what|which)\s+year\s+(?:did|was|were)\b|\bwhen\s+(?:was|did)\s+(?:this|the)\s+(?:museum|building|place)\s+"
     r"(?:first\s+|originally\s+)?(?:built|founded|opened?|made|start)\b|\bhow\s+old\s+is\s+(?:this|the)\s+(?:museum|building)\b", re.I)
+# someone called by name first ("Jake, put the astronaut helmet down", "Tom, is the dino tour on the
+# agenda?"): a capitalized word the venue's files never use, and none of these
+CALLED_BY_NAME = re.compile(r"^\W*([A-Z][a-z]+),\s+(?=\S)")
+NOT_NAMES = {"hello", "hi", "hey", "hiya", "howdy", "yes", "yeah", "yep", "no", "nope", "okay", "ok", "right", "well", "so",
+             "sorry", "please", "thanks", "cheers", "ta", "actually", "excuse", "pardon", "oh", "ah", "um", "er", "erm",
+             "hmm", "wait", "listen", "look", "quick", "sir", "madam", "great", "perfect", "lovely", "brilliant", "cool",
+             "nice", "fine", "alright", "sure", "now", "then", "first", "also", "anyway", "stop", "cancel", "robot",
+             "guide", "friend", "mate", "buddy", "pal", "bye", "goodbye", "wow", "ooh", "oops", "gosh", "blimey", "super",
+             "indeed", "absolutely", "exactly", "done", "ready", "sorted", "today", "tomorrow", "tonight", "later",
+             "again", "instead", "next", "plus", "cheerio", "farewell", "apologies", "legend", "lifesaver", "hero",
+             "marvellous", "wonderful", "splendid", "champion", "ace",
+             # a visitor's own politeness words, from abroad ("Bitte, two adults ...", "Sumimasen, wifi?")
+             "bonjour", "hola", "ciao", "hallo", "danke", "merci", "gracias", "bitte", "entschuldigung", "ja", "nein",
+             "si", "oui", "sim", "tak", "hai", "scusi", "prego", "grazie", "perdon", "disculpe", "oye", "vale", "bueno",
+             "sumimasen", "onegaishimasu", "arigato", "przepraszam", "prosze", "obrigado", "obrigada", "salida", "ausgang"}
+# the rest of a call said to the robot: a stranger is asked with "please" and thanked
+TO_A_STRANGER = re.compile(r"\b(?:please|pls|thanks|thank\s+you|cheers|ta)\b", re.I)
 # somewhere near the venue, not in it: "a bookshop around here", "a playground near the museum",
 # "a decent coffee outside the museum"
 OUTSIDE_VENUE = re.compile(r"\boutside\s+(?:the|this)\s+(?:museum|building)\b")
 NEAR_VENUE = re.compile(r"\b(?:near\s+(?:the|this)\s+museum|(?:a|an|any|some)\s+(?:\w+\s+){1,3}(?:around|round)\s+here|"
-                        r"near\s+here|nearby|in\s+(?:the\s+)?town|"
+                        r"near\s+here|nearby|nearest|in\s+(?:the\s+)?town|"
                         r"in\s+the\s+area|close\s+by|walking\s+distance)\b", re.I)
 VENUE_SERVICE = re.compile(
     r"\b(?:you|your|u|here|museum|tickets?|seats?|places|spaces|spots|tours?|bookings?|reservations?|refunds?|"
@@ -138,8 +157,10 @@ REMARK = re.compile(r"^\W*(?:(?:tbh|honestly|well|oh|wow|ugh|yeah|man|god|gosh|i
                     r"|^\W*(?:the|that|this|your)\s+(?:[\w']+\s+){0,4}(?:starts|departs|leaves|begins|finishes)\s+(?:at|from|in)\b"
                     # an exclamation at an exhibit, a place refused or put off ("oh my god look at that rocket",
                     # "not the dinosaur hall again", "I'll have a look in the gift shop later")
-                    r"|^\W*(?:(?:oh\s+my\s+god|omg|wow|whoa|oh|ooh|look)\W+)*look\s+at\s+(?:that|this|the|those|these)\s+"
-                    r"(?!(?:booking|reservation|tickets?|code)\b)\w+\W*$"
+                    r"|^\W*(?:(?:oh\s+my\s+god|omg|wow|whoa|oh|ooh|look|bro|dude|mate)\W+)*look\s+at\s+(?:that|this|the|those|these)\s+"
+                    r"(?:(?:big|huge|giant|massive|little|tiny|real)\s+)?(?!(?:booking|reservation|tickets?|code)\b)[\w-]+(?:\W*$|!|,\s+(?:it|that|this)'?s\b)"
+                    r"|^\W*(?:(?:the|that|this|your)\s+(?:[\w'-]+\s+){0,4}|(?:i|we)\s+)(?:haven'?t|hasn'?t|didn'?t|weren'?t|wasn'?t)\b"
+                    r"|^\W*i\s+swear\b"
                     r"|^\W*not\s+the\s+[\w\s]+?\s+again\b|^\W*(?:no\W+)?(?:we'?re|i'?m)\s+not\s+(?:buying|getting|going)\b"
                     r"|^\W*(?:i'?ll|we'?ll)\s+(?:have\s+a\s+look|pop|nip|go)\b[^?]*\blater\b", re.I)
 ASKS_ANYTHING = re.compile(r"\b(?:can|could|would|will|shall|want|need|like|please|pls|where|which|how|what|when|who|"
@@ -349,6 +370,20 @@ class Chooser:
     def world_fact(text: str) -> bool:
         """A fact about the world, not about the venue's services (WORLD_FACT)."""
         return bool(WORLD_FACT.search(text)) and not VENUE_SERVICE.search(text) or bool(WORD_OR_HISTORY.search(text))
+
+    def calls_someone(self, text: str) -> bool:
+        """Someone called by name first (CALLED_BY_NAME), with no code said, the robot not
+        addressed and no "please" or thanks after (a stranger is asked so): the visitor's own name
+        comes with a code; a word of the venue's, an interjection or a politeness word from abroad
+        (NOT_NAMES: "Bitte, ...", "Farewell, ...") is no name."""
+        called = CALLED_BY_NAME.match(text)
+        if called is None or find_codes(text) or re.search(r"\brobot\b", text, re.I):
+            return False
+        word = called.group(1)
+        if TO_A_STRANGER.search(text[called.end():]):
+            return False
+        return not (word.lower() in NOT_NAMES or word in NAME_STOP or word.lower().endswith("ly") or
+                    {word.lower(), word.lower() + "s"} & self.understanding.vocabulary)
 
     def outside(self, best: Meaning, text: str) -> bool:
         """An FAQ answer asked for somewhere outside the venue (OUTSIDE_VENUE), or nearby

@@ -220,7 +220,8 @@ class Policy:
 
     def _new(self, text: str, index: int, ranked: List[Meaning], pattern: Optional[str],
              tools: Dict[str, dict]) -> Frame:
-        if said_to_someone_else(text) and (pattern is None or self.intents[pattern].act is None):
+        if (said_to_someone_else(text) or self.chooser.calls_someone(text)) and \
+                (pattern is None or self.intents[pattern].act is None):
             log.info("offline: %r is said to someone else: fallback", text)
             return Frame("fallback", since=index, texts=[text])
         if pattern is None and self.chooser.remark(text):
@@ -330,6 +331,8 @@ class Policy:
             looked_up = frame.unknown or (text if WHERE.search(text) or ESCORT.search(text) else "")
             answers = self.understanding.rank(looked_up, {}) if looked_up else []
             if answers and answers[0].kind == "faq" and answers[0].score >= self.cfg.accept:
+                if self.chooser.outside(answers[0], text):  # "where's the nearest Nando's?"
+                    return Frame("elsewhere", since=index, texts=[text])
                 entry = self.faq[int(answers[0].key)]
                 value = resolve_enum(entry.id, enums[0].enum, dict(enums[0].aliases)) if entry.id else None
                 if value is None and self.understanding.foreign(text, answers[0], tools):

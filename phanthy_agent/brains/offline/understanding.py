@@ -116,6 +116,11 @@ class Understanding:
         self._static = _Rows(rows, encoder)
         self._static.elsewhere = Elsewhere(cfg.elsewhere_words, self._world)  # read the files' words once
 
+    @property
+    def vocabulary(self) -> Set[str]:
+        """The words of the venue's own texts (examples, FAQ, out-of-scope examples), lowercase."""
+        return self._static.words
+
     # --- ranking -------------------------------------------------------------------------------
     def pattern(self, text: str) -> Optional[str]:
         """The first intent (file order) one of whose patterns matches the utterance."""
