@@ -152,7 +152,15 @@ SETS = {"original": "paraphrases.yaml", "heldout": "paraphrases_heldout.yaml", "
         "blind76": "paraphrases_blind76.yaml",
         "blind77": "paraphrases_blind77.yaml",
         "blind78": "paraphrases_blind78.yaml",
-        "blind79": "paraphrases_blind79.yaml"}
+        "blind79": "paraphrases_blind79.yaml",
+        "blind80": "paraphrases_blind80.yaml",
+        "blind81": "paraphrases_blind81.yaml",
+        "blind82": "paraphrases_blind82.yaml",
+        "blind83": "paraphrases_blind83.yaml",
+        "blind84": "paraphrases_blind84.yaml",
+        "blind85": "paraphrases_blind85.yaml",
+        "blind86": "paraphrases_blind86.yaml",
+        "blind87": "paraphrases_blind87.yaml"}
 
 
 def load_set(name, brain):

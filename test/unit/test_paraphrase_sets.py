@@ -25,7 +25,7 @@ APART = {name: heldout_cases(ROOT / "bench" / f"paraphrases_{name}.yaml", [e.id 
                       "blind18", "blind19", "blind20", "blind21", "blind22", "blind23", "blind24", "blind25",
                       "blind26", "blind27", "blind28", "blind29", "blind30", "blind31",
                       "blind32", "blind33", "blind34", "blind35", "blind36", "blind37",
-                      "blind38", "blind39", "blind40", "blind41", "blind42", "blind43", "blind44", "blind45", "blind46", "blind47", "blind48", "blind49", "blind50", "blind51", "blind52", "blind53", "blind54", "blind55", "blind56", "blind57", "blind58", "blind59", "blind60", "blind61", "blind62", "blind63", "blind64", "blind65", "blind66", "blind67", "blind68", "blind69", "blind70", "blind71", "blind72", "blind73", "blind74", "blind75", "blind76", "blind77", "blind78", "blind79")}
+                      "blind38", "blind39", "blind40", "blind41", "blind42", "blind43", "blind44", "blind45", "blind46", "blind47", "blind48", "blind49", "blind50", "blind51", "blind52", "blind53", "blind54", "blind55", "blind56", "blind57", "blind58", "blind59", "blind60", "blind61", "blind62", "blind63", "blind64", "blind65", "blind66", "blind67", "blind68", "blind69", "blind70", "blind71", "blind72", "blind73", "blind74", "blind75", "blind76", "blind77", "blind78", "blind79", "blind80", "blind81", "blind82", "blind83", "blind84", "blind85", "blind86", "blind87")}
 HELDOUT = APART["heldout"]
 ORIGINAL = original_cases(ROOT / "bench" / "paraphrases.yaml")
 
@@ -102,7 +102,9 @@ COINCIDENT = {"take me to the dinosaur hall", "giftshop", "when does my membersh
               # the sixty-ninth and seventy-first sets' (in the files since 0ebff27 and 6f2a9cb, days before)
               "loo", "that s enough", "what is the wifi password",
               # the seventy-third set's (an FAQ question since 0ebff27, days before it was written)
-              "where can i change a nappy"}
+              "where can i change a nappy",
+              # the eighty-second set's (an FAQ question since 0ebff27, days before it was written)
+              "is there a restroom nearby"}
 
 
 @pytest.mark.parametrize("name", APART)
