@@ -67,7 +67,18 @@ def test_a_cancellation_said_first_is_one_whatever_reason_follows(brain):  # noq
                                           ("I'll leave you to it, so long.", "goodbye"),
                                           ("What jobs have they got you doing?", "help"),
                                           ("Tell me what you're good at.", "help"),
-                                          ("Freya wants to know what you can help with. Can you tell her?", "help")])
+                                          ("Freya wants to know what you can help with. Can you tell her?", "help"),
+                                          # twice and with a reason, parked, from abroad, asked warily
+                                          ("Halt, I said halt, stop walking, my knee's gone.", "stop"),
+                                          ("nevermind, grandad's found it", "stop"),
+                                          ("Let's table this, my manager's calling.", "stop"),
+                                          ("Sorry, false alarm, ignore me.", "stop"),
+                                          ("Salam alaikum.", "greeting"), ("Hello robot, just checking in.", "greeting"),
+                                          ("Shukran, habibi.", "thanks"), ("Thank you, and the kids say thank you too", "thanks"),
+                                          ("Tchau tchau, até logo!", "goodbye"),
+                                          ("I must be going, my bus is at four, so goodbye.", "goodbye"),
+                                          ("can u do anything cool", "help"), ("wait what do u do exactly", "help"),
+                                          ("For what I can use you?", "help"), ("How can you help us leaders tonight?", "help")])
 def test_stops_thanks_goodbyes_and_what_it_does_in_more_words(brain, text, intent):  # noqa: F811
     assert brain.policy.understanding.pattern(text) == intent or \
         brain.policy.chooser.leading_act(text, {}) == intent
@@ -165,3 +176,13 @@ def test_a_word_before_a_comma_that_is_no_name_keeps_the_act(brain, text, intent
     ex = museum()
     converse(brain, ex, [text])
     assert said(ex) == [line_of(brain, intent)] or not not_acted_on(brain, ex), said(ex)
+
+
+@pytest.mark.parametrize("text, tool, args", [
+    ("Let's test you. Six tickets please. Dinosaur tour.", "book_tickets", {"tickets": 6}),
+    ("I bet you'll get lost halfway, but take me to the space gallery.", "navigate_to", {"place": "space_gallery"})])
+def test_a_request_said_after_a_dare_is_done(brain, text, tool, args):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, [text])
+    assert ex.calls(tool) and all(ex.calls(tool)[0].args.get(k) == v for k, v in args.items()) or \
+        said(ex)[-1].endswith("?"), said(ex)  # done, or the missing slot asked for

@@ -3,7 +3,7 @@ else, and the talk among visitors that is no request."""
 
 import pytest
 
-from phanthy_agent.brains.offline.addressee import said_to_someone_else, turned_to_robot
+from phanthy_agent.brains.offline.addressee import past_the_doubt, said_to_someone_else, turned_to_robot
 
 pytestmark = pytest.mark.unit
 
@@ -45,4 +45,45 @@ def test_the_others_whereabouts_a_meeting_a_plan_and_a_call_are_said_to_someone_
                                   "hiya, it's me again from the school, can you book the dinosaur tour?",
                                   "She's in the cafe, can you take me there?", "did you get my booking?"])
 def test_a_request_that_sounds_like_talk_among_visitors_is_the_robots(text):
+    assert not said_to_someone_else(text)
+
+
+@pytest.mark.parametrize("text, rest", [
+    ("Let's test you. Six tickets please. Dinosaur tour.", "Six tickets please. Dinosaur tour."),
+    ("Hmm, I'm sceptical, but let's try it: dinosaur tour at ten fifteen.", "dinosaur tour at ten fifteen."),
+    ("My wife doesn't believe you can do this. Prove her wrong: the space tour at noon.", "the space tour at noon."),
+    ("I bet you'll get lost halfway, but take me to the space gallery.", "take me to the space gallery."),
+    ("Can you tell me the ticket prices, or is that above your pay grade?", "Can you tell me the ticket prices"),
+    ("What's the wifi called? I don't suppose you know either.", "What's the wifi called?"),
+])
+def test_a_dare_or_a_doubt_around_a_request_is_set_aside(text, rest):
+    assert past_the_doubt(text) == rest
+
+
+@pytest.mark.parametrize("text", ["Take me to the space gallery.", "I bet you a fiver that robot can't climb stairs",
+                                  "Let's test you."])
+def test_no_dare_or_nothing_after_it_leaves_the_text_as_it_is(text):
+    assert past_the_doubt(text) == ""
+
+
+@pytest.mark.parametrize("text", ["Has anyone got the tickets? Dave, you had the tickets",
+                                  "Did you pay for the tour already or do I need to",
+                                  "Who wants to do the space tour after lunch, hands up",
+                                  "Honestly, your father's been in the toilets for twenty minutes",
+                                  "Where did Priya go, was she heading to the toilets?",
+                                  "grandad says the dinosaur hall was totally different when he was little",
+                                  "No, the tour's at two, we've got ages yet.",
+                                  "we'll do the tour next time it's too hot",
+                                  "Don't forget, everyone back to the dinosaur hall after the tour",
+                                  "Hi, yeah, we're just by the dinosaur hall, where are you lot?",
+                                  "Put your phone away and look at the fossils."])
+def test_the_others_tickets_whereabouts_words_and_plans_are_said_to_someone_else(text):
+    assert said_to_someone_else(text)
+
+
+@pytest.mark.parametrize("text", ["Mummy says you can take us to the dinosaurs. Can you?",
+                                  "my son's been going on about the T rex all morning so can you show us the way",
+                                  "my daughter's got an interview at the same time so we'd like a refund",
+                                  "Space tour at three for two please and — Maisie, put that down! — name's Tom Bright"])
+def test_what_someone_said_or_did_before_a_request_is_its_reason(text):
     assert not said_to_someone_else(text)

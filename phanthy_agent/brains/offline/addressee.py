@@ -67,6 +67,28 @@ TO_SOMEONE_ELSE = re.compile(
     r"|\b(?:well\s+done|good\s+(?:girl|boy|job|walking|listening|sitting|waiting|lad|lass))\b"
     # a call answered ("Hello, love? Yes, we're at the museum.")
     r"|^\W*(?:hello|hi|hiya)\W+(?:love|darling|babe|sweetheart|mum|dad|mate)?\W*\?\s+(?:yes|yeah|no)\b"
+    # the others' tickets and money ("Has anyone got the tickets? Dave, you had the tickets", "did u
+    # bring the tickets or did Ms Patel keep them", "Did you pay for the tour already", "No, your ticket
+    # is in my bag"), a show of hands ("who wants to do the space tour after lunch, hands up")
+    r"|\b(?:has|have|did)\s+(?:anyone|anybody|someone|somebody)\s+(?:got|grab(?:bed)?|brought|bring|seen|taken|take)\s+(?:the|my|our)\s+tickets?\b"
+    r"|\b(?:you|u)\s+(?:had|have\s+got|got|brought|keep|kept)\s+the\s+tickets?\b|\bdid\s+(?:u|you)\s+(?:bring|keep|pay\s+for)\b"
+    r"|\b(?:your|my|the)\s+tickets?\s+(?:is|are)\s+in\s+(?:my|your|the)\b|^\W*(?:(?:right|ok(?:ay)?|so)\W+)*who\s+wants\b|\bhands\s+up\b"
+    # where the others have got to ("your father's been in the toilets for twenty minutes", "was she
+    # heading to the toilets?", "he's gone off to the toilets again", "Where did Priya go")
+    r"|\byour\s+(?:father|mother|husband|wife|dad|mum|son|daughter|brother|sister)(?:'s|\s+has|\s+is)\s+(?:been\s+in|gone\s+(?:off|back)|still\s+in)\b"
+    r"|\b(?:was|is)\s+(?:she|he)\s+(?:heading|going|off)\b|\b(?:she|he)'?s\s+gone\s+(?:off|back)\b|\bwhere'?s\s+(?:your|my|our)\s+\w+\s+got\s+to\b"
+    r"|\bwhere\s+did\s+(?-i:[A-Z])\w+\s+go\b"
+    # what someone said ("grandad says the hall was different", "Miss said meet at the gift shop",
+    # "I said to her, I said, ...") and when the tour is, told to each other ("No, the tour's at two")
+    r"|^\W*(?:(?:our|my|your)\s+)?(?:\w+\s+)?(?:says|said)\s+(?:the|that|we|it|to|meet|you)\b(?![^?]*(?:\?|\b(?:can|could|would|will)\s+(?:you|u)\b|"
+    r"\bplease\b|\b(?:bring|take|show|walk|lead)\s+(?:me|us)\b))|\bi\s+said\s+to\s+(?:her|him|them)\b"
+    r"|^\W*(?:(?:no|yeah|yes)\W+)?(?:the|our|my)\s+(?:\w+\s+)?tour(?:'s|\s+is)\s+at\b"
+    # a plan, a hurry, a group called back, a call, a child told ("we'll do the tour next time",
+    # "Come on, we'll miss the start", "Don't forget, everyone back to the dinosaur hall", "where are
+    # you lot?", "I'll dial in at three", "I'm listening", "Put your phone away")
+    r"|\b(?:we'?ll|we\s+will|i'?ll)\s+(?:do|see|try)\s+(?:the|a|it)\b[^?]*\bnext\s+time\b|^\W*come\s+on\W+(?:we|let'?s|you|guys|kids)\b"
+    r"|^\W*don'?t\s+forget\W+(?:everyone|everybody|guys|kids)\b|\b(?:everyone|everybody)\s+back\s+to\b|\bwhere\s+are\s+(?:you|u)\s+lot\b"
+    r"|\bdial\s+in\b|\bi'?m\s+listening\b|^\W*(?:[A-Z][a-z]+\W+)?put\s+(?:your|that|those|it)\b[^.?!]{0,20}\b(?:away|down)\b|^\W*excuse\s+me\s+miss\b"
     # an announcement to everyone ("attention please, the museum will close ...", "would the owner of ...")
     r"|^\W*(?:attention\s+please|ladies\s+and\s+gentlemen)\b|\bwould\s+the\s+owner\s+of\b|\bplease\s+(?:gather|proceed|make\s+your\s+way)\b", re.I)
 
@@ -112,3 +134,28 @@ def turned_to_robot(text: str) -> str:
         return rest
     codes = [c for c in find_codes(text[:found.start() + 1]) if any(ch.isdigit() for ch in c.text)]
     return " ".join([rest] + [f"{c.text}." for c in codes])
+
+
+# the robot dared or doubted before the request ("Let's test you. Six tickets please.", "I'm
+# sceptical, but: look up member ...", "My wife doesn't believe you can do this. Prove her wrong:
+# the space tour at noon", "I bet you'll get lost halfway, but take me to the space gallery")
+DOUBT_FIRST = re.compile(
+    r"^\W*(?:(?:right|ok(?:ay)?|hmm+|so|well|um|erm|oh|robot|machine)\W+)*"
+    r"(?:let'?s\s+(?:test|try)\s+(?:you|u|it|this)(?:\s+out)?|let'?s\s+see\s+if\s+(?:you|u)\s+(?:can\s+)?"
+    r"(?:understand|handle|manage|get|do)\s+(?:this|that)|(?:i'?m|i\s+am)\s+(?:a\s+bit\s+|very\s+|quite\s+)?"
+    r"(?:sceptical|skeptical|doubtful|not\s+convinced)|i\s+(?:doubt|bet)\s+[^.:!?,]+?(?=[\s,]+but\b)|prove\s+(?:me|her|him|them|us)\s+wrong|"
+    r"(?:my\s+\w+|\w+)\s+(?:doesn'?t|don'?t)\s+(?:believe|think)\s+(?:you|u)\s+can\s+(?:do\s+)?(?:this|that|it))"
+    r"(?:[\s.:!,;\u2014-]*\bbut\b)?[\s.:!,;\u2014-]+", re.I)
+# ... or after it ("..., or is that above your pay grade?", "I don't suppose you know either.")
+DOUBT_AFTER = re.compile(r"(?:,?\s*or\s+is\s+that\s+(?:above|beyond|too\s+much)\b[^?.!]*|(?<=[.?!,])\s*(?:and\s+)?i\s+(?:don'?t\s+suppose|doubt)"
+                         r"\s+(?:you|u)\s+(?:know|can)\b[^?.!]*|,?\s*(?:and\s+)?don'?t\s+oversell\s+it)[?.!]*\s*$", re.I)
+
+
+def past_the_doubt(text: str) -> str:
+    """The request said around a dare or a doubt (DOUBT_FIRST, DOUBT_AFTER), without them; ""
+    when there is none, or nothing is left."""
+    rest = text
+    while (found := DOUBT_FIRST.match(rest)) is not None and found.end() < len(rest):
+        rest = rest[found.end():]
+    rest = DOUBT_AFTER.sub("", rest).strip()
+    return rest if rest and rest != text.strip() else ""

@@ -27,7 +27,7 @@ from typing import Any, Dict, List, Optional, Sequence
 from .replies import capabilities, failure, humanize
 from .config import FaqEntry, Intent, IntentsFile
 from .conversation import BUILTINS, Call, Segment, flatten, segments
-from .addressee import said_to_someone_else, turned_to_robot
+from .addressee import past_the_doubt, said_to_someone_else, turned_to_robot
 from .choice import ESCORT, WHERE, Chooser
 from .plan import Frame, Next, Planner
 from .slots import NO, YES, answer, fill, loose_phrase, request_slots
@@ -143,6 +143,7 @@ class Policy:
         if not text:
             return prev or Frame("fallback", since=index)
         text = turned_to_robot(text) or text  # "Grandma, it's cancel! Robot, cancel the booking ..."
+        text = past_the_doubt(text) or text  # "Let's test you. Six tickets please."
         pattern = self.understanding.pattern(text) or self.chooser.leading_act(text, tools)
         ranked = self.understanding.rank(text, tools)
         # "I'd like to cancel, the reference is 3FG7H" is the booking's, not a stop
