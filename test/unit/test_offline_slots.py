@@ -97,6 +97,14 @@ def test_a_time_or_a_code_is_not_also_a_count():
     # a word in capitals is a code only after a code's cue: shouted words are not
     ("CANCEL booking UJ-8873. Name Pemberton.", ["UJ-8873"]), ("on YOUR end, so refund me. Code PL-2930", ["PL-2930"]),
     ("FOUR tickets, space tour, 2pm", []), ("my reference is ABCDEF", ["ABCDEF"]),
+    # two digits said as one number, a filler inside, a number said a digit at a time after its cue,
+    # digits in groups
+    ("Find my booking: M B X seventy two. Surname's Duffy.", ["MBX72"]), ("code k l s forty six", ["KLS46"]),
+    ("a booking reference um v x e nineteen", ["VXE19"]), ("the reference is L L Q dash thirty nine", ["LLQ39"]),
+    ("my member ID is M, uh, six two, zero, eight, three", ["M62083"]), ("check member id four four one nine oh two", ["441902"]),
+    ("the code is l4 dash 118", ["L4118"]), ("check reservation r2 941 for adebayo", ["R2941"]),
+    ("The ID's 772 019.", ["772019"]), ("reference C4-417", ["C4-417"]), ("booking code is eh 3470", ["EH3470"]),
+    ("two tickets for the tour at eleven thirty", []), ("book four four times", []), ("the seventy two bus", []),
 ])
 def test_codes(text, codes):
     assert [m.value for m in find_codes(text)] == codes

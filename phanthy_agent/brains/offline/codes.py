@@ -1,6 +1,7 @@
 """Booking codes and member numbers in what a visitor says, written ("K7P2QD", "F-1001") or
 spelled aloud as a recognizer writes it ("K 7 P 2 Q D", "b x 4 8 2 1", "bravo x-ray four eight
-two one", "em seven seven ...", "DQ 5590"). Pure functions over text.
+two one", "em seven seven ...", "DQ 5590", "M B X seventy two", "member id four four one nine oh
+two", "r2 941", "772 019"). Pure functions over text.
 """
 
 from __future__ import annotations
@@ -22,6 +23,10 @@ NATO = {w: w[0] for w in "alpha alfa bravo charlie delta echo foxtrot golf hotel
 NATO["x-ray"] = "x"
 DIGIT_WORDS = {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine".split())}
 DIGIT_WORDS["oh"] = "0"
+# two digits said as one number inside a code ("M B X seventy two", "v x e nineteen")
+TEENS = {w: str(i) for i, w in enumerate("ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen "
+                                         "nineteen".split(), start=10)}
+TENS = {w: str(i) for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), start=2)}
 # letters said by their names, where the name is no English word ("em seven seven ...")
 LETTER_NAMES = {"aitch": "h", "ee": "e", "cee": "c", "cue": "q", "dee": "d", "ef": "f", "el": "l", "em": "m", "en": "n",
                 "ess": "s", "ex": "x", "gee": "g", "jay": "j", "kay": "k", "pee": "p", "ar": "r", "tee": "t",
@@ -31,12 +36,18 @@ LETTER_NAMES = {"aitch": "h", "ee": "e", "cee": "c", "cue": "q", "dee": "d", "ef
 SOUNDALIKE_LETTERS = {"are": "r", "why": "y", "you": "u", "u": "u", "bee": "b", "see": "c", "sea": "c", "eye": "i",
                       "queue": "q", "tea": "t", "pea": "p", "oh": "o"}
 SPOKEN_DASH = {"dash", "hyphen"}
+FILLERS = {"um", "uh", "er", "erm", "uhm", "umm"}
 # two-letter words, which do not start a code ("is 4 0 2 2"); any other pair may ("LM 4 0 2 2", "mn 1 2 7 0")
 WORD_PAIRS = {"is", "it", "in", "on", "at", "to", "my", "me", "we", "us", "an", "as", "be", "by", "do", "go", "he",
-               "if", "no", "of", "or", "so", "up", "am", "hi", "ok", "oh", "id", "pm", "uk", "tv", "eu"}
+               "if", "no", "of", "or", "so", "up", "am", "hi", "ok", "oh", "id", "pm", "uk", "tv", "eu",
+               "um", "uh", "er", "ah", "ha", "ya", "yo", "ye", "mm", "hm"}
 _SPOKEN_TOKEN = re.compile(r"(?<![A-Za-z0-9'])(?:[A-Za-z]+(?:-[A-Za-z]+)?|\d+)(?![A-Za-z0-9'])")
 _SPOKEN_GAP = re.compile(r"(?=[^\s,]*[\s,])[\s,.-]+")  # a space or a comma: "HP-2046" is written, not spoken
 _LETTERS_DIGITS = re.compile(r"(?<![\w-])([A-Z]{1,3})\s+(\d{3,6})(?![\w-])")
+# a letter and a digit, then a group of digits ("r2 941", "l4 dash 118"); six digits read as two
+# groups of three ("771 203", "the ID's 772 019")
+_PAIR_THEN_DIGITS = re.compile(r"(?<![\w-])([A-Za-z]{1,2}\d{1,2})(?:\s+(?:dash|hyphen)\s+|\s+)(\d{2,4})(?![\w-])")
+_GROUPED_DIGITS = re.compile(r"(?<![\w-])(\d{3})\s(\d{3})(?![\w-])")
 
 
 def _spelled(word: str) -> str:
@@ -62,8 +73,10 @@ def _spoken_codes(text: str) -> List[Mention]:
         chars = "".join(c for c, _ in run)
         # three characters said one by one, or letters then a group of digits ("kl 1187", "m 55019")
         grouped = len(run) == 2 and run[0][0].isalpha() and run[1][0].isdigit() and len(run[1][0]) >= 3
-        if len(chars) >= 4 and (len(run) >= 3 or grouped) and any(c.isdigit() for c in chars) and \
-                any(c.isalpha() for c in chars):
+        # ... or a number said a digit at a time after its cue ("member id four four one nine oh two")
+        digits = chars.isdigit() and len(run) >= 4 and _cued(text, run[0][1].start())
+        if len(chars) >= 4 and (len(run) >= 3 or grouped) and (any(c.isdigit() for c in chars) and
+                                                               any(c.isalpha() for c in chars) or digits):
             found.append(Mention(chars.upper(), run[0][1].start(), run[-1][1].end(),
                                  text[run[0][1].start():run[-1][1].end()]))
         run.clear()
@@ -73,6 +86,9 @@ def _spoken_codes(text: str) -> List[Mention]:
     skip = -1
     for index, m in enumerate(tokens):
         word = m.group(0).lower()
+        if word in FILLERS and run:
+            position = m.end()  # "M, uh, six two, zero, eight, three"
+            continue
         if word in SPOKEN_DASH and run:
             position = m.end()  # "m dash six two zero zero three"
             continue
@@ -109,6 +125,11 @@ def _spoken_codes(text: str) -> List[Mention]:
                 continue
         elif m.group(0).isupper() and len(word) == 2 and m.group(0) not in CAPS_WORDS:
             char = word  # "EF 5537": two capitals written are two letters, not the name of one
+        elif run and (word in TEENS or word in TENS):
+            char = TEENS.get(word) or TENS[word] + "0"  # "k l s forty six": 46
+            unit = DIGIT_WORDS.get(following) if word in TENS and following != "oh" else None
+            if unit not in (None, "0") and _SPOKEN_GAP.fullmatch(text[m.end():tokens[index + 1].start()]):
+                char, skip = TENS[word] + unit, index + 1
         else:
             char = _spelled(word) or (word if len(word) == 1 or word.isdigit() else None)
         after = tokens[index + 2].group(0).lower() if index + 2 < len(tokens) else ""
@@ -125,13 +146,17 @@ def _spoken_codes(text: str) -> List[Mention]:
             char = word  # a letter pair starts a code ("LM 4 0 2 2")
         if char is None or (run and not _SPOKEN_GAP.fullmatch(text[position:m.start()])):
             close()
-        if char is not None:
-            run.append((char, m))
-        position = m.end()
+        if char is not None:  # a number said in two words ends with its second
+            run.append((char, tokens[skip] if skip == index + 1 and char[:1].isdigit() and len(char) == 2 else m))
+        position = run[-1][1].end() if char is not None else m.end()
     close()
     for m in _LETTERS_DIGITS.finditer(text):
         mention = Mention(m.group(1) + m.group(2), m.start(), m.end(), m.group(0))
         if m.group(1) not in CAPS_WORDS and _free(mention, found):  # "ID 6002" is the number 6002
+            found.append(mention)
+    for m in list(_PAIR_THEN_DIGITS.finditer(text)) + list(_GROUPED_DIGITS.finditer(text)):
+        mention = Mention(f"{m.group(1).upper()}{m.group(2)}", m.start(), m.end(), m.group(0))
+        if _free(mention, found) and (m.re is _PAIR_THEN_DIGITS or _cued(text, m.start()) or _ID_NAMED.search(text)):
             found.append(mention)
     return found
 
@@ -166,6 +191,10 @@ def find_codes(text: str) -> List[Mention]:
 # a number is an id, not a count, when it is long ("77201") or named one ("ID 6002", "number 4411")
 _ID_CUE = re.compile(r"(?:\b(?:id|number|no|code|membership|member|card|pass|booking|reservation|ref|reference)|#)\W{0,3}"
                      r"(?:is\s+|was\s+)?$", re.I)
+
+
+# an id named anywhere ("The ID's 772 019", "my membership card ... 771 203")
+_ID_NAMED = re.compile(r"\b(?:id|number|membership|member|card|code|reference|ref)\b", re.I)
 
 
 def _cued(text: str, start: int) -> bool:
