@@ -52,6 +52,8 @@ def test_counts_in_words_or_digits(text, numbers):
     ("it's for me, the wife and our three kids", 5), ("the dinosaur tour with my nan", 2), ("four of us", 4),
     ("two adults and a little one please", 3), ("seven kids and two teachers", 9),
     ("yo sign me n my bf up", 2), ("for me and the twins", 3), ("Me and Nana want to go on the rocket tour", 2),
+    ("six kids and two leaders", 8), ("two grown-ups and three little ones", 5), ("for me and her", 2),
+    ("for me n Ruby, under Ruby", 2), ("me, Tom, Ellie and Raj wanna go", 4),
 ])
 def test_a_party_said_in_parts_is_counted_whole(text, party):
     assert [(m.value, m.text) for m in find_numbers(text) if m.text == "people"] == [(party, "people")]
@@ -219,6 +221,8 @@ def test_enum_display_names_and_aliases_come_from_the_schema():
     ("tickets for the space tour please, three, no four, I forgot granny", {"tickets": 4}),
     ("look up Hamid, code Z P 3 3 0 1, sorry, Z P 3 3 0 7", {"name": "Hamid", "code": "ZP3307"}),
     ("places for twenty children", {}),  # a count out of bounds (told), and no name
+    ("two tickets, name of Okafor, no wait, make that three tickets", {"name": "Okafor", "tickets": 3}),
+    ("eight kids plus two mums, so ten", {"tickets": 10}),
 ])
 def test_a_value_corrected_straight_away_is_the_later_one(text, args):
     tools = {**TOOLS, "x": {"name": "x", "parameters": {"type": "object", "properties": {

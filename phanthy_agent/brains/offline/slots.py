@@ -28,7 +28,13 @@ PEOPLE = {"people", "persons", "person", "us", "adults", "adult", "children", "k
 SELF_CORRECTION = re.compile(r"\b(?:no\s+wait|no\s+sorry|sorry\s+no|i\s+mean|i\s+meant|no\s+no|actually\s+no|or\s+rather)\b|"
                              r"(?<=\w)\s+no\s+(?=the\b)", re.I)
 # a value said again, corrected: "three, no four", "Z P 3 3 0 1, sorry, Z P 3 3 0 7"
-VALUE_FIX = re.compile(r"^[,;.\s]*(?:no|sorry|i\s+mean|or\s+rather|actually|wait)\b[\W]*(?:(?:no|sorry|i\s+mean|it'?s)\b[\W]*)*$", re.I)
+VALUE_FIX = re.compile(r"^(?:\s+(?:tickets?|people|persons|places|seats|of\s+us))?[,;.\s]*(?:no|sorry|i\s+mean|or\s+rather|actually|wait)\b[\W]*"
+                       r"(?:(?:no|sorry|i\s+mean|it'?s|wait|make\s+(?:that|it))\b[\W]*)*$", re.I)
+# ... or with other words between ("two tickets, name of Okafor, no wait, make that three tickets")
+LATER_FIX = re.compile(r"(?:\bno\W+(?:wait|sorry)|\bsorry\W+no|\bmake\s+(?:that|it))\W*$", re.I)
+CLOCK = re.compile(r"o'?clock|\b(?:am|pm|at|half|quarter)\b", re.I)  # a time corrected, not the count
+# a total said after its parts ("eight kids plus two mums, so ten")
+TOTAL = re.compile(r"\b(?:so|that'?s|making|makes|total(?:\s+of)?)\s+$", re.I)
 DESTINATION = re.compile(r"\b(?:to|towards|into)\s+(?:the\s+)?", re.I)
 TIME_PATTERN_HINT = re.compile(r"\[0-2\]|\\d\{1,2\}:|HH:MM|:\[0-5\]")
 YES = re.compile(r"^\W*(?:yes|yeah|yep|sure|ok(?:ay)?|please do|do it|go ahead|correct|right|"
@@ -180,8 +186,13 @@ def fill(slots: Sequence[Slot], text: str, destinations: bool = False, about: Se
 
 def _corrected(text: str, found: List[Mention]) -> List[Mention]:
     """Without a value the visitor corrected straight away ("three, no four": four)."""
+    last = found[-1] if found else None
+    if last is not None and len(found) > 1 and TOTAL.search(text[:last.start]) and \
+            all(m.end <= last.start for m in found[:-1]):
+        return [last]
     return [m for m, after in zip(found, found[1:] + [None])
-            if after is None or not VALUE_FIX.match(text[m.end:after.start])]
+            if after is None or not (VALUE_FIX.match(text[m.end:after.start]) or LATER_FIX.search(text[m.end:after.start])
+                                     and not CLOCK.search(text[m.end:after.start]))]
 
 
 def _hints(slots: Sequence[Slot]) -> set:

@@ -132,7 +132,8 @@ _TIMES_SIGN = re.compile(r"(?<![\w-])x\s?([1-9]\d?)(?![\w:.])", re.I)
 _COUNT = r"(\d{1,2}|a|an|" + "|".join(UNITS[1:13]) + r")"
 _PEOPLE = (r"(?:adults?|grown[\s-]?ups?|children|child|kids?|teenagers?|teens?|students?|seniors?|pensioners?|"
            r"people|persons?|infants?|babies|baby|toddlers?|friends?|sons?|daughters?|grandchildren|grandkids?|"
-           r"boys?|girls?|pupils?|teachers?|parents?|carers?|helpers?)")
+           r"boys?|girls?|pupils?|teachers?|parents?|carers?|helpers?|leaders?|mums?|moms?|dads?|"
+           r"(?:(?<=little\s)|(?<=young\s))ones)")
 _PARTS = re.compile(rf"\b{_COUNT}\s+(?:little\s+|young\s+)?{_PEOPLE}"
                     rf"(?:(?:\s*,\s*|\s*,?\s*(?:and|plus|&|\+)\s*|\s+){_COUNT}\s+(?:little\s+|young\s+)?{_PEOPLE})+\b", re.I)
 _GROUP_OF = re.compile(rf"\b(?:family|party|group|class|team)\s+of\s+{_COUNT}\b", re.I)
@@ -156,6 +157,9 @@ _MEMBER = (rf"(?:me|myself|i|(?:my|the|our)\s+{_RELATIVE}|(?:my|our|the)?\s*{_CO
 _LIST = re.compile(rf"\b{_MEMBER}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s+plus\s+){_MEMBER})+\b", re.I)
 _WITH = re.compile(rf"\b(?:me\s+)?with\s+(?:my|our)\s+{_RELATIVE}\b(?!\s*s\b)", re.I)
 _OF_US = re.compile(rf"\b{_COUNT}\s+of\s+us\b", re.I)
+# the visitor and others by name or pronoun: "me and her" (2), "me n Ruby" (2), "me, Tom, Ellie and Raj" (4)
+_OTHER = rf"(?:her|him|(?-i:[A-Z][a-z]+)|(?:my|the|our)\s+{_RELATIVE})"
+_ME_AND_OTHERS = re.compile(rf"\b(?:me|myself)((?:\s*,\s*{_OTHER})*\s*,?\s+(?:and|n|&)\s+{_OTHER}\b)", re.I)
 
 
 def _member_count(member: str) -> int:
@@ -167,7 +171,9 @@ def _party_list(text: str) -> List[Mention]:
     found = [Mention(sum(_member_count(m.group(0)) for m in re.finditer(_MEMBER, whole.group(0), re.I)),
                      whole.start(), whole.end(), "people") for whole in _LIST.finditer(text)]
     found += [Mention(2, m.start(), m.end(), "people") for m in _WITH.finditer(text) if _free(Mention(2, m.start(), m.end()), found)]
-    return found + [Mention(_count(m.group(1)), m.start(), m.end(), "people") for m in _OF_US.finditer(text)]
+    found += [Mention(_count(m.group(1)), m.start(), m.end(), "people") for m in _OF_US.finditer(text)]
+    return found + [Mention(1 + len(re.findall(_OTHER, m.group(1), re.I)), m.start(), m.end(), "people")
+                    for m in _ME_AND_OTHERS.finditer(text) if _free(Mention(0, m.start(), m.end()), found)]
 
 
 def _party_parts(text: str) -> List[Mention]:
