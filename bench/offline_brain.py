@@ -160,7 +160,15 @@ SETS = {"original": "paraphrases.yaml", "heldout": "paraphrases_heldout.yaml", "
         "blind84": "paraphrases_blind84.yaml",
         "blind85": "paraphrases_blind85.yaml",
         "blind86": "paraphrases_blind86.yaml",
-        "blind87": "paraphrases_blind87.yaml"}
+        "blind87": "paraphrases_blind87.yaml",
+        "blind88": "paraphrases_blind88.yaml",
+        "blind89": "paraphrases_blind89.yaml",
+        "blind90": "paraphrases_blind90.yaml",
+        "blind91": "paraphrases_blind91.yaml",
+        "blind92": "paraphrases_blind92.yaml",
+        "blind93": "paraphrases_blind93.yaml",
+        "blind94": "paraphrases_blind94.yaml",
+        "blind95": "paraphrases_blind95.yaml"}
 
 
 def load_set(name, brain):

@@ -18,13 +18,13 @@ CLAUSE_END = re.compile(r"[.!?;,]+\s*")  # where a clause ends, for an act said 
 TO_SOMEONE_ELSE = re.compile(
     r"^\W*(?:(?:oh|hi|hey|hiya|hello|yes|yeah|yep|si|sí|ja|oui|tak|look|wow|ooh|quick|come\s+on)\W+)*(?:mum|mummy|mom|mommy|mam|dad|daddy|papa|kids|"
     r"children|guys|grandma|granny|nana|grandpa|grandad|granddad|darling|honey|sweetie|mama|mamá|papá|oma|opa|nonna|"
-    r"nonno|abuela|abuelo|babcia|dziadek|mamie|papi)\b(?!\s*(?:needs|wants|is|has|says|can't|cannot|doesn't|uses|would|"
+    r"nonno|abuela|abuelo|babcia|dziadek|mamie|papi)\b(?!\s*(?:needs|wants|is|has|says|can't|cannot|doesn't|uses|would|lost|left|dropped|forgot|"
     r"and|s|'s|uses|isn't|hasn't)\b)"
     # visitors talking among themselves or about the robot: "did you lock the car?", "shall we get the
     # bus home?", "she said Tuesday", "I told you we should've come earlier", "this robot is so weird"
     r"|\b(?:did\s+you\s+(?:remember|see|hear|bring|pack|lock|get|grab|buy|pick\s+up)\s+(?!(?:me|us|my|our)\b)|where\s+did\s+you\s+(?:put|leave)|can\s+you\s+believe|shall\s+we|we\s+should(?:'ve|"
     r"\s+have)|let'?s\s+(?!see\b)(?![^.?!]*\b(?:tickets?|places|seats|book\w*)\b)|love\s+you|i\s+told\s+(?:him|her|them|you)|(?:she|he|they)\s+(?:booked|said|told|"
-    r"thinks?|wants?|forgot)|(?:this|that|the)\s+robot(?:\s+(?:is|was)|'s)|it'?s\s+a\s+robot|hurry\s+up)\b"
+    r"thinks?|wants?(?!\s+to\s+know\b)|forgot)|(?:this|that|the)\s+robot(?:\s+(?:is|was)|'s)|it'?s\s+a\s+robot|hurry\s+up)\b"
     # a child or a group spoken to ("don't touch that, sweetie", "okay everyone, stay together"), a
     # call ("I'll ring you back"), who did what ("did you get the tickets or did I?"), and where
     # the others are ("she's been in there for ages", "Dave's still in the shop")
@@ -159,3 +159,48 @@ def past_the_doubt(text: str) -> str:
         rest = rest[found.end():]
     rest = DOUBT_AFTER.sub("", rest).strip()
     return rest if rest and rest != text.strip() else ""
+
+
+# the robot woken like a smart speaker before the request ("Hey robot, wifi", "OK museum, cancel
+# booking ..."): an address, not a greeting, when something follows it
+WAKE_WORDS = re.compile(r"^\W*(?:(?:hey|hi|hello|hiya|ok(?:ay)?|yo|oi)\s+(?:there\s+)?(?:mister\s+|mr\.?\s+)?"
+                        r"(?:robot|robo|bot|museum|guide)\b[\s,.!:;-]*|(?:mister\s+|mr\.?\s+)?robot\s*[,.!:;]+\s*)(?=\w)", re.I)
+
+
+def past_the_wake_words(text: str) -> str:
+    """What follows the robot's wake words (WAKE_WORDS); "" when there are none."""
+    found = WAKE_WORDS.match(text)
+    return text[found.end():] if found else ""
+
+
+# an aside to the family between two dashes ("Dinosaur tour at 2, name's Kowalski — Maya don't
+# lick that — K O W A L S K I", "I need to move my booking — sorry, Mum, I'll call you back — move
+# it to half three"); one with a number or a correction in it is the visitor's ("— no, three —")
+ASIDE = re.compile(r"\s+(?:\u2014|\u2013|--?)\s+([^\u2014\u2013]{1,100}?)\s+(?:\u2014|\u2013|--?)\s+")
+TO_THE_FAMILY = re.compile(r"(?:^|,\s*)[A-Z][a-z]+\s*(?:,|$)|^[A-Z][a-z]+\s+(?:don'?t|stop|leave|put|come|get|hold|wait|"
+                           r"no|not|please|careful|give)\b|^(?:sorry|hang\s+on|hold\s+on|one\s+sec(?:ond)?|just\s+a\s+sec(?:ond)?|"
+                           r"(?:put|leave|stop|don'?t|give|get)\b)")
+THE_VISITORS_OWN = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|make\s+(?:it|that)|"
+                              r"actually|instead|i\s+mean)\b", re.I)
+
+
+def without_asides(text: str) -> str:
+    """The utterance without its asides to the family (ASIDE, TO_THE_FAMILY)."""
+    def aside(found: re.Match) -> str:
+        said = found.group(1).strip()
+        family = TO_THE_FAMILY.search(said) or said_to_someone_else(said)
+        return ", " if family and not THE_VISITORS_OWN.search(said) else found.group(0)
+    return ASIDE.sub(aside, text)
+
+
+# a sentence to the family, a pause, then the robot ("Grandpa, ask about the wifi! ... Erm, yes,
+# is there a wireless network for visitors?")
+PAUSE = re.compile(r"\s*(?:\.\.\.|\u2026)\s*")
+
+
+def after_the_pause(text: str) -> str:
+    """What is said after a pause that follows talk to someone else; "" when there is none."""
+    parts = PAUSE.split(text.strip())
+    if len(parts) < 2 or not parts[-1] or not parts[0].endswith(("!", ".", "?")) or not said_to_someone_else(parts[0]):
+        return ""
+    return "" if said_to_someone_else(parts[-1]) else parts[-1]

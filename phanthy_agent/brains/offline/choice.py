@@ -391,7 +391,9 @@ class Chooser:
         if best.kind != "faq" or not (OUTSIDE_VENUE.search(text.lower()) or NEAR_VENUE.search(text)):
             return False
         entry = self.understanding.faq[int(best.key)]
-        if OUTSIDE_VENUE.search(text.lower()) or not entry.id:
+        if OUTSIDE_VENUE.search(text.lower()):
+            return not re.search(r"\boutside\b", entry.answer)  # "which bus stops outside the museum?"
+        if not entry.id:
             return True
         # the subject's words, or their stems ("can I park nearby": parking)
         stems = [rf"\b{re.escape(w[:max(4, len(w) - 3)])}\w*" for w in entry.id.split("_") if len(w) >= 4]
@@ -407,7 +409,9 @@ class Chooser:
         if best.kind == "intent" and self._intents[best.key].act:
             return False
         if self.world_fact(text):
-            return True
+            # "how old is the T. rex, older than the groom?": the FAQ's subject asked first, then a joke
+            first = re.split(r"[,.;!?]+\s*", self.understanding.normalized(text).strip())[0]
+            return not (best.kind == "faq" and self.understanding.names(best, first) and not self.world_fact(first))
         if not ABOUT_THE_WORLD.search(text):
             return False
         return not (best.kind == "faq" and self.understanding.names(best, text))

@@ -36,6 +36,8 @@ LETTER_NAMES = {"aitch": "h", "ee": "e", "cee": "c", "cue": "q", "dee": "d", "ef
 SOUNDALIKE_LETTERS = {"are": "r", "why": "y", "you": "u", "u": "u", "bee": "b", "see": "c", "sea": "c", "eye": "i",
                       "queue": "q", "tea": "t", "pea": "p", "oh": "o"}
 SPOKEN_DASH = {"dash", "hyphen"}
+HOMOPHONE_DIGITS = {"for": "4", "to": "2", "too": "2"}
+COUNTED = re.compile(r"(?:people|persons?|tickets?|adults?|kids?|children|of|places|seats)$")
 FILLERS = {"um", "uh", "er", "erm", "uhm", "umm"}
 # two-letter words, which do not start a code ("is 4 0 2 2"); any other pair may ("LM 4 0 2 2", "mn 1 2 7 0")
 WORD_PAIRS = {"is", "it", "in", "on", "at", "to", "my", "me", "we", "us", "an", "as", "be", "by", "do", "go", "he",
@@ -59,6 +61,20 @@ def _code_char(word: str) -> bool:
     return bool(_spelled(word) or len(word) == 1 or word.isdigit())
 
 
+def _homophone_digit(text: str, word: str, following: str, tokens: List["re.Match"], index: int) -> bool:
+    """Whether a recognizer's "for", "to" inside a spelled code is the digit ("d nine nine for
+    one", "h j seven to to one"): "for" before a character said alone, not before a count ("... for
+    two people") or a name; "to" only doubled ("move KS 9 0 0 2 to two pm" is a time)."""
+    after_next = tokens[index + 2].group(0).lower() if index + 2 < len(tokens) else ""
+    previous = tokens[index - 1].group(0).lower() if index else ""
+    if word != "for":
+        return following in ("to", "too") or previous in ("to", "too")
+    if not following:
+        return True
+    alone = index + 2 >= len(tokens) or bool(_SPOKEN_GAP.fullmatch(text[tokens[index + 1].end():tokens[index + 2].start()]))
+    return _code_char(following) and alone and not COUNTED.match(after_next)
+
+
 def _spoken_codes(text: str) -> List[Mention]:
     """Codes spelled a character at a time in lowercase or in words, as a recognizer writes
     them: "b x 4 8 2 1", "bravo x-ray four eight two one" (four characters or more, letters
@@ -68,14 +84,18 @@ def _spoken_codes(text: str) -> List[Mention]:
 
     def close() -> None:
         # "a", "I" start sentences, not codes, unless a letter follows ("the reference is a b 1 1 2 2")
-        while run and run[0][1].group(0).lower() in ("a", "i") and not (len(run) > 1 and run[1][0].isalpha()):
+        while run and run[0][1].group(0).lower() in ("a", "i") and not (len(run) > 1 and run[1][0].isalpha()) and \
+                not (run[0][1].group(0).lower() == "a" and _cued(text, run[0][1].start())):  # "member id a zero zero ..."
             run.pop(0)
         chars = "".join(c for c, _ in run)
         # three characters said one by one, or letters then a group of digits ("kl 1187", "m 55019")
         grouped = len(run) == 2 and run[0][0].isalpha() and run[1][0].isdigit() and len(run[1][0]) >= 3
         # ... or a number said a digit at a time after its cue ("member id four four one nine oh two")
-        digits = chars.isdigit() and len(run) >= 4 and _cued(text, run[0][1].start())
-        if len(chars) >= 4 and (len(run) >= 3 or grouped) and (any(c.isdigit() for c in chars) and
+        first = run[0][1].start() if run else 0
+        before = re.search(r"[A-Za-z]+\s*$", text[:first]) if run and len(run[0][0]) == 2 else None  # "fifty five"
+        digits = chars.isdigit() and (len(run) >= 4 or len(chars) >= 5) and \
+            (_cued(text, first) or before is not None and _cued(text, before.start()))
+        if len(chars) >= 4 and (len(run) >= 3 or grouped or digits) and (any(c.isdigit() for c in chars) and
                                                                any(c.isalpha() for c in chars) or digits):
             found.append(Mention(chars.upper(), run[0][1].start(), run[-1][1].end(),
                                  text[run[0][1].start():run[-1][1].end()]))
@@ -93,10 +113,11 @@ def _spoken_codes(text: str) -> List[Mention]:
             position = m.end()  # "m dash six two zero zero three"
             continue
         following = tokens[index + 1].group(0).lower() if index + 1 < len(tokens) else ""
+        after_next = tokens[index + 2].group(0).lower() if index + 2 < len(tokens) else ""
         if word == "double" and following in ("u", "you") and _SPOKEN_GAP.fullmatch(text[m.end():tokens[index + 1].start()]):
             continue  # "double u kay ...": the letter w, said in two words
         ahead = index + 2 if word == "as" and following == "in" else index + 1
-        spelled = tokens[ahead].group(0).lower() if word in ("like", "as") and ahead < len(tokens) else ""
+        spelled = tokens[ahead].group(0).lower() if word in ("like", "as", "for") and ahead < len(tokens) else ""
         if spelled and run and len(run[-1][0]) == 1 and run[-1][0].isalpha() and spelled[:1] == run[-1][0] \
                 and len(spelled) > 2:
             skip = ahead  # "M like Mexico", "R as in Rome": the word only spells the letter said
@@ -125,7 +146,10 @@ def _spoken_codes(text: str) -> List[Mention]:
                 continue
         elif m.group(0).isupper() and len(word) == 2 and m.group(0) not in CAPS_WORDS:
             char = word  # "EF 5537": two capitals written are two letters, not the name of one
-        elif run and (word in TEENS or word in TENS):
+        elif word in HOMOPHONE_DIGITS and run and _SPOKEN_GAP.fullmatch(text[position:m.start()]) and \
+                _homophone_digit(text, word, following, tokens, index):
+            char = HOMOPHONE_DIGITS[word]  # a recognizer's "d nine nine for one", "h j seven to to one"
+        elif (run or _cued(text, m.start())) and (word in TEENS or word in TENS):
             char = TEENS.get(word) or TENS[word] + "0"  # "k l s forty six": 46
             unit = DIGIT_WORDS.get(following) if word in TENS and following != "oh" else None
             if unit not in (None, "0") and _SPOKEN_GAP.fullmatch(text[m.end():tokens[index + 1].start()]):
@@ -185,7 +209,17 @@ def find_codes(text: str) -> List[Mention]:
             mention = Mention(token.upper(), m.start(), m.end(), token)
             if _free(mention, found):
                 found.append(mention)
-    return sorted(found, key=lambda x: x.start)
+    return sorted([m for m in found if not _spells_a_word(text, m)], key=lambda x: x.start)
+
+
+def _spells_a_word(text: str, mention: Mention) -> bool:
+    """Letters only, spelling a word said elsewhere: a name spelled out ("Brown, B-R-O-W-N",
+    "name's Kowalski ... K O W A L S K I"), not a code."""
+    code = str(mention.value)
+    if not code.isalpha():
+        return False
+    rest = text[:mention.start] + " " + text[mention.end:]
+    return code.upper() in {w.upper() for w in re.findall(r"[A-Za-z]+", rest)}
 
 
 # a number is an id, not a count, when it is long ("77201") or named one ("ID 6002", "number 4411")

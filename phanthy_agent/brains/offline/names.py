@@ -149,4 +149,30 @@ def find_names(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
             if _free(mention, taken):
                 found.append(mention)
                 break
-    return sorted(found, key=lambda x: x.start)
+    return sorted(found or _spelled_out(text, taken), key=lambda x: x.start)
+
+
+# a name spelled out letter by letter ("Brown, B-R-O-W-N", "Dubois. D U B O I S.")
+_SPELLING = re.compile(r"(?<![\w-])((?:[A-Za-z][\s.-]+){2,}[A-Za-z])(?![\w-])")
+
+
+def spelling_said(text: str) -> str:
+    """The text without a name's spelling letter by letter ("Adeyemi, A-D-E-Y-E-M-I" ->
+    "Adeyemi, "): the letters are neither a code nor words to match."""
+    for spelling in reversed(list(_SPELLING.finditer(text))):
+        letters = re.sub(r"[\s.-]", "", spelling.group(1)).lower()
+        word = next((m.group(1) for m in re.finditer(rf"(?<![\w'-])({_LOWER_WORD})(?![\w'-])", text, re.I)
+                     if m.group(1).lower() == letters and not spelling.start() <= m.start() < spelling.end()), None)
+        if word is not None:
+            text = text[:spelling.start(1)] + text[spelling.end(1):]
+    return text
+
+
+def _spelled_out(text: str, taken: Sequence[Mention]) -> List[Mention]:
+    for spelling in _SPELLING.finditer(text):
+        letters = re.sub(r"[\s.-]", "", spelling.group(1)).lower()
+        for m in re.finditer(rf"(?<![\w'-])({_LOWER_WORD})(?![\w'-])", text, re.I):
+            mention = Mention(_titled(m.group(1).lower()), m.start(1), m.end(1), m.group(0))
+            if m.group(1).lower() == letters and not spelling.start() <= m.start() < spelling.end() and _free(mention, taken):
+                return [mention]
+    return []

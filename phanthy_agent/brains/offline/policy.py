@@ -27,7 +27,8 @@ from typing import Any, Dict, List, Optional, Sequence
 from .replies import capabilities, failure, humanize
 from .config import FaqEntry, Intent, IntentsFile
 from .conversation import BUILTINS, Call, Segment, flatten, segments
-from .addressee import past_the_doubt, said_to_someone_else, turned_to_robot
+from .addressee import (after_the_pause, past_the_doubt, past_the_wake_words, said_to_someone_else, turned_to_robot,
+                        without_asides)
 from .choice import ESCORT, WHERE, Chooser
 from .plan import Frame, Next, Planner
 from .slots import NO, YES, answer, fill, loose_phrase, request_slots
@@ -48,6 +49,7 @@ log = logging.getLogger(__name__)
 CORRECTION = re.compile(r"^\W*(?:(?:no|nope|sorry|actually|oh|wait|rather|not that|i mean|i meant|"
                         r"make it|instead|try|change it to|let's say)\b\W*)+|\W*\b(?:instead|actually)\W*$", re.I)
 REFERENCE = re.compile(r"\b(?:there|it|that(?: place)?|this(?: place)?|the same)\b", re.I)
+GREETING_WAKE = re.compile(r"^\W*(?:hi|hello|hiya)\b", re.I)  # "Hi robot, we've just arrived": a greeting
 GREETING = re.compile(r"^\W*(?:hi|hello|hey|good (?:morning|afternoon|evening))\b", re.I)
 MAX_CHAIN = 8  # inputs read back into one request
 MAX_ASKS = 2  # the same question asked again at most this often, then the fallback
@@ -142,7 +144,10 @@ class Policy:
         text = segs[index].text
         if not text:
             return prev or Frame("fallback", since=index)
+        text = without_asides(after_the_pause(text) or text)  # "... — Maya, don't lick that — ..."
         text = turned_to_robot(text) or text  # "Grandma, it's cancel! Robot, cancel the booking ..."
+        if self.understanding.pattern(text) is None and not GREETING_WAKE.match(text):
+            text = past_the_wake_words(text) or text  # "Hey robot, wifi" (not "Hi robot, can you hear me?")
         text = past_the_doubt(text) or text  # "Let's test you. Six tickets please."
         pattern = self.understanding.pattern(text) or self.chooser.leading_act(text, tools)
         ranked = self.understanding.rank(text, tools)
@@ -236,6 +241,10 @@ class Policy:
         if pattern is not None and self.intents[pattern].act is None and not elsewhere:
             # "where are the toilets at the station?": somewhere the request's words are not about
             elsewhere = bool(self.understanding.foreign(text, Meaning("intent", pattern, 1.0), tools))
+            answered = ranked[0] if elsewhere and ranked and ranked[0].kind == "faq" and WHERE.search(text) else None
+            if answered is not None and answered.score >= self.cfg.accept and \
+                    not self.understanding.foreign(text, answered, tools):
+                return self._frame_for(answered, text, index, tools)  # "where is the car park?": the FAQ's
             if not elsewhere and self.chooser.asked_errand(text):
                 log.info("offline: %r is an errand the robot does not run (not %s)", text, pattern)
                 return Frame("declined", answer="missing_tool", since=index, texts=[text])

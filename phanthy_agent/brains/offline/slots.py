@@ -31,7 +31,7 @@ SELF_CORRECTION = re.compile(r"\b(?:no\s+wait|no\s+sorry|sorry\s+no|i\s+mean|i\s
 VALUE_FIX = re.compile(r"^(?:\s+(?:tickets?|people|persons|places|seats|of\s+us))?[,;.\s]*(?:no|sorry|i\s+mean|or\s+rather|actually|wait)\b[\W]*"
                        r"(?:(?:no|sorry|i\s+mean|it'?s|wait|make\s+(?:that|it))\b[\W]*)*$", re.I)
 # ... or with other words between ("two tickets, name of Okafor, no wait, make that three tickets")
-LATER_FIX = re.compile(r"(?:\bno\W+(?:wait|sorry)|\bsorry\W+no|\bmake\s+(?:that|it))\W*$", re.I)
+LATER_FIX = re.compile(r"(?:\bno\W+(?:wait|sorry)|\bsorry\W+no|\bmake\s+(?:that|it)|[,;.]\s*sorry)\W*$", re.I)
 CLOCK = re.compile(r"o'?clock|\b(?:am|pm|at|half|quarter)\b", re.I)  # a time corrected, not the count
 # a total said after its parts ("eight kids plus two mums, so ten")
 TOTAL = re.compile(r"\b(?:so|that'?s|making|makes|total(?:\s+of)?)\s+$", re.I)

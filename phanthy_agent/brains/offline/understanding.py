@@ -43,7 +43,7 @@ from phanthy_common.lexical import STOPWORDS, LexicalIndex
 from .config import FaqEntry, IntentsFile
 from .elsewhere import Elsewhere, phrase_pattern
 from .codes import find_codes
-from .names import find_names
+from .names import find_names, spelling_said
 from .values import plain, unlocated
 
 log = logging.getLogger(__name__)
@@ -67,6 +67,8 @@ ADDRESSED_WORDS = 3  # what follows an address is ranked alone when it has this 
 # a term of endearment said to the robot ("what are your opening times, pet?", "thanks, love"):
 # "pet" named a pet shop, elsewhere
 ENDEARMENT = re.compile(r"(?:,\s*|\s+)(?:pet|petal|love|duck|hen|chuck|mate|pal|dear|my\s+dear)\s*(?=[,.!?]|$)", re.I)
+# a question what a place holds: the place named "in the ..." is its subject
+CONTENTS = re.compile(r"^\W*(?:is\s+there|are\s+there|have\s+you\s+got|do\s+you\s+have|which|what)\b[^?.!]*\bin\s+(?:the|your)\b", re.I)
 VENUE_HERE = re.compile(r"\b(?:in|inside|at|around|within)\s+(?:the|this|your)\s+(?:museum|building)\b", re.I)
 
 
@@ -210,7 +212,7 @@ class Understanding:
         """`normalized` with the intents file's synonyms ("scrap my booking" -> "cancel my booking"),
         and the venue named as where "here" ("anywhere to eat in the museum": the museum's name
         drew it to "when does the museum open?")."""
-        text = VENUE_HERE.sub("here", ENDEARMENT.sub("", normalized(_codes_written(text))))
+        text = VENUE_HERE.sub("here", ENDEARMENT.sub("", normalized(_codes_written(spelling_said(text)))))
         if self._synonym is None:
             return text
         return self._synonym.sub(self._synonym_of, text)
@@ -283,7 +285,8 @@ class Understanding:
         named = next((m for m in close if self._names_entry(m, unlocated(text))), None)
         if named is not None:
             return named
-        if self._names_entry(top, text):  # named only as where: "are selfies ok in the dinosaur hall?"
+        if self._names_entry(top, text) and not CONTENTS.search(text):
+            # named only as where: "are selfies ok in the dinosaur hall?" (not "is there a Triceratops in ...")
             return next((m for m in close if not self._names_entry(m, text)), top)
         return top
 
@@ -293,7 +296,7 @@ class Understanding:
 
     def _names_entry(self, meaning: Meaning, text: str) -> bool:
         entry_id = self.faq[int(meaning.key)].id
-        return bool(entry_id) and bool(phrase_pattern([entry_id.replace("_", " ")]).search(normalized(text)))
+        return bool(entry_id) and bool(phrase_pattern([entry_id.replace("_", " ")]).search(self.normalized(text)))
 
     def foreign(self, text: str, meaning: Meaning, tools: Dict[str, dict]) -> str:
         """A thing outside the venue the utterance names that the venue's files use, but not

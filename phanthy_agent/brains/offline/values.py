@@ -138,8 +138,8 @@ _PARTS = re.compile(rf"\b{_COUNT}\s+(?:little\s+|young\s+)?{_PEOPLE}"
                     rf"(?:(?:\s*,\s*|\s*,?\s*(?:and|plus|&|\+)\s*|\s+){_COUNT}\s+(?:little\s+|young\s+)?{_PEOPLE})+\b", re.I)
 _GROUP_OF = re.compile(rf"\b(?:family|party|group|class|team)\s+of\s+{_COUNT}\b", re.I)
 # a recognizer's homophones before a count noun: "can I get for tickets" (4), "to tickets please" (2)
-_HOMOPHONE = re.compile(r"(?:^\W*|\b(?:get|want|need|book|buy|reserve|have|like|take|and)\s+)(for|to|too)\s+"
-                        r"(?=(?:tickets?|people|places|seats|adults|kids|children)\b)", re.I)
+_HOMOPHONE = re.compile(r"(?:^\W*|\b(?:get|want|need|book|buy|reserve|have|like|take|and|for)\s+)(for|to|too)\s+"
+                        r"(?=(?:tickets?|people|places|seats|adults|kids|children|persons)\b)", re.I)
 _ME_AND = re.compile(rf"\b(?:me|myself)\s+(?:and|plus|&|\+)\s+(?:my|the|our)\s+{_COUNT}\s+{_PEOPLE}\b", re.I)
 
 
@@ -153,27 +153,38 @@ _RELATIVE = (r"(?:wife|husband|partner|friend|son|daughter|mum|mom|dad|mother|fa
              r"boyfriend|girlfriend|grandson|granddaughter|colleague|nan|nana|gran|granny|grandma|grandpa|grandad|"
              r"aunt|auntie|uncle|cousin|niece|nephew|baby|teacher|carer|mate)")
 _MEMBER = (rf"(?:me|myself|i|(?:my|the|our)\s+{_RELATIVE}|(?:my|our|the)?\s*{_COUNT}\s+(?:little\s+|young\s+)?{_PEOPLE}|"
-           rf"(?:a|one)\s+(?:little|young|small)\s+one)")  # "two adults and a little one"
+           rf"(?:a|one)\s+(?:little|young|small)\s+one|"  # "two adults and a little one"
+           # "my six bridesmaids", "the three monsters", "the twins", "Mr and Mrs Okafor"
+           rf"(?:my|the|our)\s+{_COUNT}\s+(?:little\s+)?(?!of\b)[a-z]+s\b|(?:my|the|our)\s+twins|(?-i:Mr\.?\s+and\s+Mrs\.?\s+[A-Z][a-z]+))")
 _LIST = re.compile(rf"\b{_MEMBER}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s+plus\s+){_MEMBER})+\b", re.I)
 _WITH = re.compile(rf"\b(?:me\s+)?with\s+(?:my|our)\s+{_RELATIVE}\b(?!\s*s\b)", re.I)
 _OF_US = re.compile(rf"\b{_COUNT}\s+of\s+us\b", re.I)
 # the visitor and others by name or pronoun: "me and her" (2), "me n Ruby" (2), "me, Tom, Ellie and Raj" (4)
 _OTHER = rf"(?:her|him|(?-i:[A-Z][a-z]+)|(?:my|the|our)\s+{_RELATIVE})"
-_ME_AND_OTHERS = re.compile(rf"\b(?:me|myself)((?:\s*,\s*{_OTHER})*\s*,?\s+(?:and|n|&)\s+{_OTHER}\b)", re.I)
+_ME_AND_OTHERS = re.compile(rf"\b(?:me|myself)((?:\s*,\s*{_OTHER})*(?:\s*,?\s+(?:and|n|&)\s+{_OTHER})+\b)", re.I)
 
 
 def _member_count(member: str) -> int:
-    counted = re.search(rf"{_COUNT}\s+(?:little\s+|young\s+)?{_PEOPLE}", member, re.I)
-    return _count(counted.group(1)) if counted else 1
+    counted = re.search(rf"\b{_COUNT}\s+", member, re.I)
+    return _count(counted.group(1)) if counted else 2 if re.search(r"\btwins\b|\bMr\.?\s+and\s+Mrs\b", member) else 1
 
 
 def _party_list(text: str) -> List[Mention]:
-    found = [Mention(sum(_member_count(m.group(0)) for m in re.finditer(_MEMBER, whole.group(0), re.I)),
-                     whole.start(), whole.end(), "people") for whole in _LIST.finditer(text)]
+    found = [Mention(_listed(whole.group(0)), whole.start(), whole.end(), "people") for whole in _LIST.finditer(text)]
     found += [Mention(2, m.start(), m.end(), "people") for m in _WITH.finditer(text) if _free(Mention(2, m.start(), m.end()), found)]
     found += [Mention(_count(m.group(1)), m.start(), m.end(), "people") for m in _OF_US.finditer(text)]
     return found + [Mention(1 + len(re.findall(_OTHER, m.group(1), re.I)), m.start(), m.end(), "people")
                     for m in _ME_AND_OTHERS.finditer(text) if _free(Mention(0, m.start(), m.end()), found)]
+
+
+def _listed(party: str) -> int:
+    """How many a list of people counts; a count and then who they are ("two people, me and my
+    son") is the count."""
+    counts = [_member_count(m.group(0)) for m in re.finditer(_MEMBER, party, re.I)]
+    if len(counts) > 2 and re.match(rf"\s*{_COUNT}\s+(?:people|persons)\W+(?:me|myself)\b", party, re.I) and \
+            counts[0] == sum(counts[1:]):
+        return counts[0]
+    return sum(counts)
 
 
 def _party_parts(text: str) -> List[Mention]:
