@@ -3,7 +3,8 @@ else, and the talk among visitors that is no request."""
 
 import pytest
 
-from phanthy_agent.brains.offline.addressee import past_the_doubt, said_to_someone_else, turned_to_robot
+from phanthy_agent.brains.offline.addressee import (after_the_pause, past_the_doubt, past_the_wake_words,
+                                                    said_to_someone_else, turned_to_robot, without_asides)
 
 pytestmark = pytest.mark.unit
 
@@ -87,3 +88,40 @@ def test_the_others_tickets_whereabouts_words_and_plans_are_said_to_someone_else
                                   "Space tour at three for two please and — Maisie, put that down! — name's Tom Bright"])
 def test_what_someone_said_or_did_before_a_request_is_its_reason(text):
     assert not said_to_someone_else(text)
+
+
+@pytest.mark.parametrize("text, rest", [
+    ("Hey robot, wifi", "wifi"), ("OK museum, cancel booking AB1234", "cancel booking AB1234"),
+    ("Robot: where are the toilets", "where are the toilets"), ("Hello Mr Robot, where's the shop?", "where's the shop?"),
+    # nothing after the wake words, or no wake words at all
+    ("Hi robot", ""), ("hey there, where is the cafe", ""), ("robot the cafe", ""),
+])
+def test_what_follows_a_smart_speakers_wake_words_is_the_request(text, rest):
+    assert past_the_wake_words(text) == rest
+
+
+@pytest.mark.parametrize("text, rest", [
+    ("Dinosaur tour at 2, name's Kowalski \u2014 Maya don't lick that \u2014 K O W A L S K I",
+     "Dinosaur tour at 2, name's Kowalski, K O W A L S K I"),
+    ("I need to move my booking \u2014 sorry, Mum, I'll call you back \u2014 move it to half three",
+     "I need to move my booking, move it to half three"),
+])
+def test_an_aside_to_the_family_between_dashes_is_set_aside(text, rest):
+    assert without_asides(text) == rest
+
+
+@pytest.mark.parametrize("text", ["Two tickets \u2014 no, three \u2014 for the space tour",
+                                  "Take me to the cafe - the one upstairs - please"])
+def test_a_correction_or_a_detail_between_dashes_is_the_visitors_own(text):
+    assert without_asides(text) == text
+
+
+def test_after_talk_to_someone_else_and_a_pause_the_robot_is_asked():
+    assert after_the_pause("Grandpa, ask about the wifi! ... Erm, is there a wireless network?") == \
+        "Erm, is there a wireless network?"
+
+
+@pytest.mark.parametrize("text", ["Hmm... where is the cafe?", "Where is the cafe? ... the cafe",
+                                  "Dave, you had the tickets. ... Dave, where did you put them?"])
+def test_a_pause_without_talk_to_others_before_it_or_with_more_after_it_changes_nothing(text):
+    assert after_the_pause(text) == ""

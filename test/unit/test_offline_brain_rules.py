@@ -225,3 +225,21 @@ def test_matching_reads_text_speak_and_accents_but_the_arguments_keep_what_was_s
 def test_a_bad_faq_pattern_is_a_clear_error():
     with pytest.raises(ValueError, match=r"patterns"):
         load_faq([{"id": "x", "questions": ["q"], "answer": "a", "patterns": ["(unclosed"]}])
+
+
+
+@pytest.mark.parametrize("text, outcome", [  # a place walked to, or the first words said
+    ("Hey robot, take me to the gift shop", "gift_shop"),
+    ("OK museum, the dinosaur hall please", "dinosaur_hall"),
+    ("hi robot", "Hello!"), ("Hey robot, stop", "Okay.")])
+def test_wake_words_before_a_request_are_an_address_and_alone_a_greeting(brain, text, outcome):
+    _, calls = step(brain, [said(text)])
+    if outcome.islower():
+        assert calls[1] == ("navigate_to", {"place": outcome})
+    else:
+        assert calls[0][1]["text"].startswith(outcome) and calls[1][0] == "finish"
+
+
+def test_an_aside_to_the_family_is_not_read_into_the_request(brain):
+    _, calls = step(brain, [said("Take me to the gift shop \u2014 Maya, don't lick that \u2014 please")])
+    assert calls[1] == ("navigate_to", {"place": "gift_shop"})

@@ -4,7 +4,7 @@ import pytest
 
 from phanthy_agent.brains.offline.codes import find_codes
 from phanthy_agent.brains.offline.conversation import unshouted
-from phanthy_agent.brains.offline.names import find_names
+from phanthy_agent.brains.offline.names import find_names, spelling_said
 from phanthy_agent.brains.offline.slots import answer, fill, loose_phrase, match_item, slots_of
 from phanthy_agent.brains.offline.values import find_enum, find_numbers, find_times, spoken_time
 from phanthy_drivers.box_office import declarations
@@ -54,13 +54,17 @@ def test_counts_in_words_or_digits(text, numbers):
     ("yo sign me n my bf up", 2), ("for me and the twins", 3), ("Me and Nana want to go on the rocket tour", 2),
     ("six kids and two leaders", 8), ("two grown-ups and three little ones", 5), ("for me and her", 2),
     ("for me n Ruby, under Ruby", 2), ("me, Tom, Ellie and Raj wanna go", 4),
+    ("me, my husband and the twins", 4), ("me and my six bridesmaids", 7),
+    ("Mr and Mrs Okafor and the three little ones", 5), ("me and my wife and my son and my daughter", 4),
+    ("two people, me and my son", 2),  # the parts named after their count are not added to it
 ])
 def test_a_party_said_in_parts_is_counted_whole(text, party):
     assert [(m.value, m.text) for m in find_numbers(text) if m.text == "people"] == [(party, "people")]
 
 
 @pytest.mark.parametrize("text, count", [("can i get for tickets", 4), ("to tickets please", 2),
-                                         ("i'm looking for tickets", None)])
+                                         ("i'm looking for tickets", None), ("for to people", 2),
+                                         ("for for people", 4)])
 def test_a_recognizers_homophone_before_a_count_is_the_count(text, count):
     assert next((m.value for m in find_numbers(text)), None) == count
 
@@ -107,6 +111,13 @@ def test_a_time_or_a_code_is_not_also_a_count():
     ("the code is l4 dash 118", ["L4118"]), ("check reservation r2 941 for adebayo", ["R2941"]),
     ("The ID's 772 019.", ["772019"]), ("reference C4-417", ["C4-417"]), ("booking code is eh 3470", ["EH3470"]),
     ("two tickets for the tour at eleven thirty", []), ("book four four times", []), ("the seventy two bus", []),
+    # a recognizer's homophones of digits: "for" before a lone code character, "to" doubled
+    ("d nine nine for one", ["D9941"]), ("h j seven to to one", ["HJ7221"]),
+    # a two-digit group after a cue is part of the code; "Z for zebra" only spells the letter
+    ("code fifty five dash one nine three oh", ["551930"]), ("booking reference Z for zebra, Q, 4 4 1 2", ["ZQ4412"]),
+    # a name spelled letter by letter is no code
+    ("Brown, B-R-O-W-N. Code GT-1184", ["GT-1184"]), ("two tickets, the name is N-G-U-Y-E-N", []),
+    ("it's K-O-W-A-L-S-K-I", ["KOWALSKI"]), ("the name is Okafor, code A B C D", ["ABCD"]),
 ])
 def test_codes(text, codes):
     assert [m.value for m in find_codes(text)] == codes
@@ -156,6 +167,19 @@ def test_names(text, names):
 ])
 def test_a_name_said_with_a_code_in_any_spelling(text, names):
     assert [m.value for m in find_names(text, find_codes(text))] == names
+
+
+@pytest.mark.parametrize("text, names, rest", [
+    ("Brown, B-R-O-W-N. Code GT-1184", ["Brown"], "Brown, . Code GT-1184"),
+    ("booking ZQ-4412 under Dubois. D U B O I S.", ["Dubois"], "booking ZQ-4412 under Dubois. ."),
+    ("two tickets, the name is N-G-U-Y-E-N", ["Nguyen"], "two tickets, the name is N-G-U-Y-E-N"),
+    ("my name's spelled K-O-W-A-L-S-K-I", ["Kowalski"], "my name's spelled K-O-W-A-L-S-K-I"),
+    ("surname's O-D-U-Y-A, two for the space tour", ["Oduya"], "surname's O-D-U-Y-A, two for the space tour"),
+    ("booking reference Z for zebra, Q, 4 4 1 2", [], "booking reference Z for zebra, Q, 4 4 1 2"),
+])
+def test_a_name_spelled_letter_by_letter_is_the_name_and_its_spelling_no_words(text, names, rest):
+    assert [m.value for m in find_names(text, find_codes(text))] == names
+    assert spelling_said(text) == rest  # only the spelling of a word said is taken out
 
 
 @pytest.mark.parametrize("text, value", [
@@ -223,6 +247,7 @@ def test_enum_display_names_and_aliases_come_from_the_schema():
     ("places for twenty children", {}),  # a count out of bounds (told), and no name
     ("two tickets, name of Okafor, no wait, make that three tickets", {"name": "Okafor", "tickets": 3}),
     ("eight kids plus two mums, so ten", {"tickets": 10}),
+    ("three tickets, sorry, FOUR, name Ali", {"name": "Ali", "tickets": 4}),
 ])
 def test_a_value_corrected_straight_away_is_the_later_one(text, args):
     tools = {**TOOLS, "x": {"name": "x", "parameters": {"type": "object", "properties": {

@@ -10,6 +10,7 @@ import re
 from typing import List, Tuple
 
 from .mentions import Mention, free as _free
+from .spelling import spelled_as_a_name
 
 CAPS_WORDS = {"I", "OK", "AM", "PM", "TV", "ID", "UK", "USA", "EU", "T", "A", "WIFI"}
 
@@ -213,13 +214,15 @@ def find_codes(text: str) -> List[Mention]:
 
 
 def _spells_a_word(text: str, mention: Mention) -> bool:
-    """Letters only, spelling a word said elsewhere: a name spelled out ("Brown, B-R-O-W-N",
-    "name's Kowalski ... K O W A L S K I"), not a code."""
-    code = str(mention.value)
-    if not code.isalpha():
+    """Letters only, spelling a word said elsewhere or after a name's cue: a name spelled out
+    ("Brown, B-R-O-W-N", "the name is N-G-U-Y-E-N"), not a code."""
+    if not str(mention.value).isalpha():
         return False
+    if re.search(r"[A-Za-z][\s.-]+[A-Za-z][\s.-]+[A-Za-z]", mention.text) and spelled_as_a_name(text, mention.start):
+        return True
+    code = str(mention.value).upper()
     rest = text[:mention.start] + " " + text[mention.end:]
-    return code.upper() in {w.upper() for w in re.findall(r"[A-Za-z]+", rest)}
+    return code in {w.upper() for w in re.findall(r"[A-Za-z]+", rest)}
 
 
 # a number is an id, not a count, when it is long ("77201") or named one ("ID 6002", "number 4411")

@@ -10,6 +10,7 @@ import re
 from typing import List, Sequence
 
 from .mentions import Mention, free as _free
+from .spelling import letters, spelled_as_a_name, spellings, word_spelled
 
 NAME_STOP = {"I", "Im", "My", "The", "A", "An", "Hi", "Hello", "Hey", "Thanks", "Thank", "Can", "Could",
              "Please", "Yes", "No", "Is", "Are", "What", "When", "Where", "Which", "Who", "How", "Why",
@@ -79,7 +80,8 @@ _NOT_NAMES = {"is", "please", "and", "the", "a", "an", "of", "for", "on", "under
               "three", "four", "five", "six", "seven", "eight", "nine", "ten", "one", "stairs", "age", "sixteen",
               "eighteen", "twelve", "eleven", "him", "her", "them", "everyone", "all", "family", "kids", "children",
               "myself", "yourself", "ourselves", "himself", "herself", "themselves", "twenty", "thirty", "forty",
-              "fifty", "sixty", "hundred", "dozen", "pupils", "students", "adults", "scouts", "guides", "residents"}
+              "fifty", "sixty", "hundred", "dozen", "pupils", "students", "adults", "scouts", "guides", "residents",
+              "spelled", "spelt", "spelling"}
 
 
 def _titled(word: str) -> str:
@@ -97,7 +99,7 @@ def find_names(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
             words = [w for w in m.group(1).split()]
             while words and words[-1] in NAME_STOP:
                 words.pop()
-            if words and words[0] not in NAME_STOP:
+            if words and words[0] not in NAME_STOP and len(words[0]) > 1:  # "N-G-U-Y-E-N" is spelled
                 value = " ".join(words)
                 mention = Mention(value, m.start(1), m.start(1) + len(value), m.group(0))
                 if _free(mention, taken) and _free(mention, found):
@@ -152,27 +154,26 @@ def find_names(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
     return sorted(found or _spelled_out(text, taken), key=lambda x: x.start)
 
 
-# a name spelled out letter by letter ("Brown, B-R-O-W-N", "Dubois. D U B O I S.")
-_SPELLING = re.compile(r"(?<![\w-])((?:[A-Za-z][\s.-]+){2,}[A-Za-z])(?![\w-])")
-
-
 def spelling_said(text: str) -> str:
     """The text without a name's spelling letter by letter ("Adeyemi, A-D-E-Y-E-M-I" ->
     "Adeyemi, "): the letters are neither a code nor words to match."""
-    for spelling in reversed(list(_SPELLING.finditer(text))):
-        letters = re.sub(r"[\s.-]", "", spelling.group(1)).lower()
-        word = next((m.group(1) for m in re.finditer(rf"(?<![\w'-])({_LOWER_WORD})(?![\w'-])", text, re.I)
-                     if m.group(1).lower() == letters and not spelling.start() <= m.start() < spelling.end()), None)
-        if word is not None:
-            text = text[:spelling.start(1)] + text[spelling.end(1):]
+    for start, end in reversed(list(spellings(text))):
+        if word_spelled(text, start, end) is not None:
+            text = text[:start] + text[end:]
     return text
 
 
 def _spelled_out(text: str, taken: Sequence[Mention]) -> List[Mention]:
-    for spelling in _SPELLING.finditer(text):
-        letters = re.sub(r"[\s.-]", "", spelling.group(1)).lower()
-        for m in re.finditer(rf"(?<![\w'-])({_LOWER_WORD})(?![\w'-])", text, re.I):
-            mention = Mention(_titled(m.group(1).lower()), m.start(1), m.end(1), m.group(0))
-            if m.group(1).lower() == letters and not spelling.start() <= m.start() < spelling.end() and _free(mention, taken):
-                return [mention]
+    """A name said and spelled ("Brown, B-R-O-W-N"), else one only spelled after its cue ("the
+    name is N-G-U-Y-E-N")."""
+    for start, end in spellings(text):
+        said = word_spelled(text, start, end)
+        if said is not None:
+            mention = Mention(_titled(said.group(1).lower()), said.start(1), said.end(1), said.group(0))
+        elif spelled_as_a_name(text, start):
+            mention = Mention(_titled(letters(text[start:end])), start, end, text[start:end])
+        else:
+            continue
+        if _free(mention, taken):
+            return [mention]
     return []
