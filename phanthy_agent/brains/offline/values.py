@@ -156,7 +156,8 @@ _MEMBER = (rf"(?:me|myself|i|(?:my|the|our)\s+{_RELATIVE}|(?:my|our|the)?\s*{_CO
            rf"(?:a|one)\s+(?:little|young|small)\s+one|"  # "two adults and a little one"
            # "my six bridesmaids", "the three monsters", "the twins", "Mr and Mrs Okafor"
            rf"(?:my|the|our)\s+{_COUNT}\s+(?:little\s+)?(?!of\b)[a-z]+s\b|(?:my|the|our)\s+twins|(?-i:Mr\.?\s+and\s+Mrs\.?\s+[A-Z][a-z]+))")
-_LIST = re.compile(rf"\b{_MEMBER}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s+plus\s+){_MEMBER})+\b", re.I)
+# said without commas too: "me my husband and the twins"
+_LIST = re.compile(rf"\b{_MEMBER}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s+plus\s+|(?<=\bme)\s+(?=my\s)){_MEMBER})+\b", re.I)
 _WITH = re.compile(rf"\b(?:me\s+)?with\s+(?:my|our)\s+{_RELATIVE}\b(?!\s*s\b)", re.I)
 _OF_US = re.compile(rf"\b{_COUNT}\s+of\s+us\b", re.I)
 # the visitor and others by name or pronoun: "me and her" (2), "me n Ruby" (2), "me, Tom, Ellie and Raj" (4)
