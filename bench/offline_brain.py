@@ -168,7 +168,15 @@ SETS = {"original": "paraphrases.yaml", "heldout": "paraphrases_heldout.yaml", "
         "blind92": "paraphrases_blind92.yaml",
         "blind93": "paraphrases_blind93.yaml",
         "blind94": "paraphrases_blind94.yaml",
-        "blind95": "paraphrases_blind95.yaml"}
+        "blind95": "paraphrases_blind95.yaml",
+        "blind96": "paraphrases_blind96.yaml",
+        "blind97": "paraphrases_blind97.yaml",
+        "blind98": "paraphrases_blind98.yaml",
+        "blind99": "paraphrases_blind99.yaml",
+        "blind100": "paraphrases_blind100.yaml",
+        "blind101": "paraphrases_blind101.yaml",
+        "blind102": "paraphrases_blind102.yaml",
+        "blind103": "paraphrases_blind103.yaml"}
 
 
 def load_set(name, brain):
