@@ -125,3 +125,19 @@ def test_after_talk_to_someone_else_and_a_pause_the_robot_is_asked():
                                   "Dave, you had the tickets. ... Dave, where did you put them?"])
 def test_a_pause_without_talk_to_others_before_it_or_with_more_after_it_changes_nothing(text):
     assert after_the_pause(text) == ""
+
+
+@pytest.mark.parametrize("text", ["nah the gift shop's a total rip off, don't bother", "I booked the eleven o'clock one, didn't I say?",
+                                  "Our Susan booked the dinosaur tour for us", "the booking confirmation is in my email somewhere",
+                                  "We'll do the dinosaur tour after lunch, alright?", "Yeah, the tour's not till two, we've got ages.",
+                                  "wait who has the tickets", "Can someone grab the first aid kit off the coach?",
+                                  "Hello? Hello, Janet? I'm at the museum.", "Did you put the tickets in your bag or in mine?"])
+def test_opinions_plans_and_bookings_told_to_the_others_are_said_to_someone_else(text):
+    assert said_to_someone_else(text)
+
+
+@pytest.mark.parametrize("text", ["nah leave it", "We booked the 3pm tour but need to cancel", "can anyone tell me where the toilets are",
+                                  "my booking is on my phone, code AB-1234, can you check it", "I think I left my phone in the cafe",
+                                  "How much do the tickets cost? Grandad says it's a rip-off."])
+def test_a_request_near_such_words_is_the_robots(text):
+    assert not said_to_someone_else(text)

@@ -37,7 +37,7 @@ TO_SOMEONE_ELSE = re.compile(
     r"|\bstop\s+(?:pushing|fighting|shoving|hitting|kicking|running|shouting|touching|whining|moaning)\b|"
     r"\blook\s+at\s+(?:the|that|this)\s+robot\b|\brobot\s+thing\b|\b(?:wasn'?t|isn'?t|weren'?t|aren'?t)\s+(?:it|they|there)\W*$"
     # a child's own things and family ("where's your coat gone", "where did your dad go"), a meeting arranged
-    r"|\byour\s+(?:coat|jacket|shoes?|shoelaces|laces|hat|scarf|gloves?|jumper|hoodie|cardigan|hands|face|nose|teddy|"
+    r"|\byour\s+(?:other\s+)?(?:coat|jacket|shoes?|bag|handbag|rucksack|backpack|purse|pocket|shoelaces|laces|hat|scarf|gloves?|jumper|hoodie|cardigan|hands|face|nose|teddy|"
     r"dummy|brother|sister|dad|daddy|mum|mummy|mom|mommy|nan|nana|gran|granny|grandma|grandad|grandpa)\b|"
     r"\b(?:i|we)(?:'ll|\s+will)\s+meet\s+(?:you|him|her|them)\b|\bif\s+(?:you'?re|your|you\s+are)\s+good\b"
     # a child called back, someone told no by name ("Lily, where have you gone? stay where I can see you",
@@ -90,7 +90,24 @@ TO_SOMEONE_ELSE = re.compile(
     r"|^\W*don'?t\s+forget\W+(?:everyone|everybody|guys|kids)\b|\b(?:everyone|everybody)\s+back\s+to\b|\bwhere\s+are\s+(?:you|u)\s+lot\b"
     r"|\bdial\s+in\b|\bi'?m\s+listening\b|^\W*(?:[A-Z][a-z]+\W+)?put\s+(?:your|that|those|it)\b[^.?!]{0,20}\b(?:away|down)\b|^\W*excuse\s+me\s+miss\b"
     # an announcement to everyone ("attention please, the museum will close ...", "would the owner of ...")
-    r"|^\W*(?:attention\s+please|ladies\s+and\s+gentlemen)\b|\bwould\s+the\s+owner\s+of\b|\bplease\s+(?:gather|proceed|make\s+your\s+way)\b", re.I)
+    r"|^\W*(?:attention\s+please|ladies\s+and\s+gentlemen)\b|\bwould\s+the\s+owner\s+of\b|\bplease\s+(?:gather|proceed|make\s+your\s+way)\b"
+    # an opinion or a hunch told to the others ("nah the gift shop's a total rip off", "I'm telling
+    # you, the space tour was better last time", "I think the exit's back past the shop")
+    r"|^\W*(?:(?:nah|honestly)\W+(?:the|that|this|it'?s|its)\b|i'?m\s+telling\s+(?:you|ya)\b)(?![^?]*\?)|^(?![^?]*\?)[^?]*\brip[\s-]?off\b|^\W*i\s+think\s+(?:the|it'?s|its)\b(?![^?]*\?)"
+    # a booking told about, not asked for ("Our Susan booked the dinosaur tour for us", "I booked the
+    # eleven o'clock one, didn't I say?", "the booking's on my phone, hang on", "the booking
+    # confirmation is in my email somewhere")
+    r"|(?-i:\b(?!We\b|They\b|You\b|Just\b|Already\b|Recently\b|Also\b)[A-Z][a-z]+)\s+booked\b(?![^?]*\?)|\bdidn'?t\s+i\s+(?:say|tell\s+you)\b|\b(?:booking|confirmation|code|tickets?)(?:'s|\s+is|\s+are)\s+"
+    r"(?:\w+\s+)?(?:on|in)\s+(?:my|your|his|her)\s+(?:phone|email|e-mail|inbox|bag|pocket)\b(?![^?]*\b(?:can|could)\s+(?:you|u)\b)"
+    # a plan and time to spare ("We'll do the dinosaur tour after lunch, alright?", "the tour's not till
+    # two, we've got ages", "well do the gift shop last")
+    r"|^\W*(?:we'?ll|well|we\s+will)\s+do\s+the\b[^?]*\b(?:after|later|first|last|next)\b|\bwe'?ve\s+got\s+(?:ages|loads\s+of\s+time|plenty\s+of\s+time)\b"
+    # the others asked who has something, all at once ("wait who has the tickets", "did anyone bring
+    # the booking email", "Can someone grab the first aid kit off the coach?", "Coats on, everyone, ...")
+    r"|\bwho\s+(?:has|'s\s+got|has\s+got)\s+the\b|\b(?:did|has)\s+(?:anyone|anybody)\s+(?:bring|brought|got|get|see|seen)\b"
+    r"|^\W*(?:can|could)\s+(?:someone|somebody|anyone|anybody)\s+(?!(?:tell|help|show|take|point|direct)\b)|,\s*(?:everyone|everybody|kids|guys)\s*,"
+    # a child pleading ("can we go to the space bit now can we can we can we"), a call ("Hello? Hello, Janet?")
+    r"|\bcan\s+we\s+can\s+we\b|^\W*(?:hello|hi|hiya)\s*\?\s+(?:hello|hi)\b", re.I)
 
 # the robot asked first thing ("can you take us to the dinosaur hall, he's been going on about it"):
 # what follows about someone else is the reason, not talk to them
