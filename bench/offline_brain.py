@@ -176,7 +176,15 @@ SETS = {"original": "paraphrases.yaml", "heldout": "paraphrases_heldout.yaml", "
         "blind100": "paraphrases_blind100.yaml",
         "blind101": "paraphrases_blind101.yaml",
         "blind102": "paraphrases_blind102.yaml",
-        "blind103": "paraphrases_blind103.yaml"}
+        "blind103": "paraphrases_blind103.yaml",
+        "blind104": "paraphrases_blind104.yaml",
+        "blind105": "paraphrases_blind105.yaml",
+        "blind106": "paraphrases_blind106.yaml",
+        "blind107": "paraphrases_blind107.yaml",
+        "blind108": "paraphrases_blind108.yaml",
+        "blind109": "paraphrases_blind109.yaml",
+        "blind110": "paraphrases_blind110.yaml",
+        "blind111": "paraphrases_blind111.yaml"}
 
 
 def load_set(name, brain):
