@@ -3,7 +3,7 @@ else, and the talk among visitors that is no request."""
 
 import pytest
 
-from phanthy_agent.brains.offline.addressee import (after_the_pause, past_the_doubt, past_the_wake_words,
+from phanthy_agent.brains.offline.addressee import (after_the_pause, before_the_remark, past_the_doubt, past_the_wake_words,
                                                     said_to_someone_else, turned_to_robot, without_asides)
 
 pytestmark = pytest.mark.unit
@@ -141,3 +141,42 @@ def test_opinions_plans_and_bookings_told_to_the_others_are_said_to_someone_else
                                   "How much do the tickets cost? Grandad says it's a rip-off."])
 def test_a_request_near_such_words_is_the_robots(text):
     assert not said_to_someone_else(text)
+
+
+@pytest.mark.parametrize("text", ["How do I get on the wi-fi? He's been trying for ten minutes and he's going purple",
+                                  "What can you actually do? He thinks you're just a fancy bin",
+                                  "When do you open tomorrow? She wants to come back for the gift shop"])
+def test_a_question_to_the_robot_before_a_remark_about_the_others_is_the_robots(text):
+    assert not said_to_someone_else(text)
+
+
+@pytest.mark.parametrize("text, question", [
+    ("What's on the menu in the cafe? He's been going on about cake for an hour", "What's on the menu in the cafe?"),
+    ("Is there a car park here? We left the car by the station", "Is there a car park here?"),
+    ("Where's the cafe? Is it far?", ""),  # two questions
+    ("Can you book the space tour? Take the Hendersons too", ""),  # the rest asks too
+    ("Mum, where's the cafe? I'm starving", ""),  # the question is someone else's
+    ("Can we see our booking? The code is AB1234", ""),  # the rest reads out a code
+    ("Where is the toilet", ""),  # no remark after it
+    ("Hello? Yeah, we're at the museum, I'll call you back", ""),  # a call answered
+])
+def test_the_question_before_a_remark_that_asks_nothing(text, question):
+    assert before_the_remark(text) == question
+
+
+@pytest.mark.parametrize("text", ["hi love yeah um we're just in the dinosaur hall now",
+                                  "Hi love, yeah, we're just by the gift shop, come and find us.",
+                                  "Yeah I'm at the museum, it's alright, there's a robot following people about"])
+def test_where_a_caller_is_told_on_the_phone_is_said_to_someone_else(text):
+    assert said_to_someone_else(text)
+
+
+@pytest.mark.parametrize("text", ["I'm at the entrance, where do I go for the tour?", "We're in the cafe and my son is hurt",
+                                  "My husband made the reservation and he's still parking the car, can you look it up?",
+                                  "Hi, yes, I'd like to book the space tour"])
+def test_where_a_visitor_is_with_a_request_or_an_ask_after_talk_is_the_robots(text):
+    assert not said_to_someone_else(text)
+
+
+def test_a_bare_word_asked_before_talk_to_the_others_is_not_a_question_to_the_robot():
+    assert said_to_someone_else("the booking? your brother has the code on his phone")

@@ -243,3 +243,33 @@ def test_wake_words_before_a_request_are_an_address_and_alone_a_greeting(brain, 
 def test_an_aside_to_the_family_is_not_read_into_the_request(brain):
     _, calls = step(brain, [said("Take me to the gift shop \u2014 Maya, don't lick that \u2014 please")])
     assert calls[1] == ("navigate_to", {"place": "gift_shop"})
+
+
+@pytest.mark.parametrize("text, reply", [
+    ("hang on erm actually don't bother", "Okay."), ("scratch that um nothing", "Okay."),
+    ("Please stop walking, my daughter needs a minute.", "Okay."),
+    ("Perfect, thanks! The kids loved talking to you.", "You're welcome!"),
+    ("Cheerio, our bus is here.", "Goodbye")])
+def test_hesitations_and_news_after_thanks_a_goodbye_or_a_stop_leave_the_act(brain, text, reply):
+    _, calls = step(brain, [said(text)])
+    assert calls[0][1]["text"].startswith(reply) and calls[1][0] == "finish"
+
+
+def test_hold_on_and_then_news_is_no_stop(brain):
+    _, calls = step(brain, [said("hang on, hang on, I can't hear you, the signal's terrible")])
+    assert not calls[0][1]["text"].startswith("Okay.")
+
+
+@pytest.mark.parametrize("text", ["Hello there, would you take a photograph of the three of us in front of the dinosaur?",
+                                  "erm can you draw me a dinosaur", "Forgive me, would you dance with me?",
+                                  "Will yer carry me bags round for us?", "Could you remind me at three o'clock that it's time to leave?"])
+def test_errands_asked_after_a_polite_opening_or_in_dialect_are_errands(brain, text):
+    assert brain.policy.chooser.asked_errand(text)
+
+
+@pytest.mark.parametrize("text", ["Can you help us with anything, or are you just decorative?",
+                                  "Are you just for directions, or can you do other stuff too?",
+                                  "The kids want to know what you can do, can you tell them?",
+                                  "What can you actually do, apart from block the corridor?", "What can ye dae, then?"])
+def test_what_the_robot_can_do_asked_with_a_jibe_or_in_dialect_is_the_capabilities_question(brain, text):
+    assert brain.policy.understanding.pattern(text) == "help"

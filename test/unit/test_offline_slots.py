@@ -326,3 +326,27 @@ def test_an_article_counts_one_of_what_the_request_books_not_any_thing(text, tic
 ])
 def test_text_typed_in_capitals_is_read_in_lowercase_but_for_what_may_be_a_code(text, read):
     assert unshouted(text) == read
+
+
+@pytest.mark.parametrize("text, names", [
+    ("Two for the space tour please, we're the Hendersons", ["Henderson"]),
+    ("Please scrap our dinosaur tour booking, it's the Bakers, reference BK4410", ["Baker"]),
+    ("a booking for the Joneses", ["Jones"]), ("for the Nakamura family", ["Nakamura"]),
+    ("can i book for four people the space tour name's uh Okafor", ["Okafor"]),
+    ("refund pls. Patterson. KM6002", ["Patterson"]), ("cancel booking. Kim. LR8804", ["Kim"]),
+    ("Refund please, booking GK7708, Ramirez, there's no way we'll make it", ["Ramirez"]),
+    ("can ye cancel it? Booking's Hartley, code H T 7 1 5 5", ["Hartley"]),
+    ("Can yer pull up me booking? Smith, code's A A one two three four", ["Smith"]),
+])
+def test_a_family_in_the_plural_a_hesitation_or_a_clipped_note_still_gives_the_name(text, names):
+    assert [m.value for m in find_names(text, find_codes(text))] == names
+
+
+@pytest.mark.parametrize("text, value", [
+    ("Take me to the cafe, not the gift shop", "cafe"), ("not the gift shop, the cafe", "cafe"),
+    ("take me to the gift shop instead of the cafe", "gift_shop"), ("the cafe rather than the gift shop", "cafe"),
+    ("not the cafe", None),
+])
+def test_a_place_set_aside_is_not_the_place_asked_for(text, value):
+    found = find_enum(text, ["cafe", "gift_shop", "toilets"], {})
+    assert (found[0] if found else None) == value

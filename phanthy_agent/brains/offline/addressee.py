@@ -67,6 +67,11 @@ TO_SOMEONE_ELSE = re.compile(
     r"|\b(?:well\s+done|good\s+(?:girl|boy|job|walking|listening|sitting|waiting|lad|lass))\b"
     # a call answered ("Hello, love? Yes, we're at the museum.")
     r"|^\W*(?:hello|hi|hiya)\W+(?:love|darling|babe|sweetheart|mum|dad|mate)?\W*\?\s+(?:yes|yeah|no)\b"
+    r"|^\W*(?:hello|hi|hiya)\W+(?:love|darling|babe|hun|sweetheart|mum|dad|mate)\W+(?:yes|yeah|yep)\b"
+    # where the caller is ("yeah um we're just in the dinosaur hall now", "Yeah I'm at the museum, it's
+    # alright", "we're just by the gift shop, come and find us"), asking the robot nothing
+    r"|^\W*(?:(?:hi|hiya|hello|yeah|yes|ok(?:ay)?|no|love|um|uh)\W+)*(?:we'?re|i'?m)\s+(?:just\s+)?(?:in|by|at|near|outside)\s+the\b"
+    r"(?![^?]*(?:\?|\b(?:can|could|would|how|where|which|what|take|show|bring|lead|need|want|help|lost|hurt|stuck)\b))"
     # the others' tickets and money ("Has anyone got the tickets? Dave, you had the tickets", "did u
     # bring the tickets or did Ms Patel keep them", "Did you pay for the tour already", "No, your ticket
     # is in my bag"), a show of hands ("who wants to do the space tour after lunch, hands up")
@@ -124,11 +129,44 @@ def said_to_someone_else(text: str) -> bool:
     first = CLAUSE_END.search(text)
     if ASKS_FIRST.search(text) and first is not None and said.start() >= first.end():
         return False
+    # a question put to the robot first, the talk about the others after it ("How do I get on the
+    # wi-fi? He's been trying for ten minutes"): the reason, not talk to them
+    asked = text.find("?")
+    if 0 < asked < said.start() and len(text[:asked].split()) >= 3 and len(text[asked + 1:].split()) >= 2 and \
+            not TO_SOMEONE_ELSE.search(text[:asked + 1]):
+        return False  # not "the booking? your brother has the code on his phone", "are you at the entrance? Over."
+    # ... or asked in a later clause after talk about someone ("My husband made the reservation and
+    # he's still parking the car, can you look it up?"); not when someone was spoken to first
+    later = re.split(r"[,.;!?]+\s*", text[said.end():])[1:]
+    if said.start() > 0 and any(ASKS_FIRST.search(clause) for clause in later):
+        return False
     # ... or asked in a sentence of its own after talk about someone ("He says he wants to see the
     # astronauts now. Can you take us to the space gallery?"); not when someone was spoken to first
     last = re.split(r"(?<=[.!?])\s+", text.strip())[-1]
     return not (said.start() > 0 and last != text.strip() and ASKS_FIRST.search(last)
                 and said.end() <= len(text.strip()) - len(last))
+
+
+# what follows a greeting, thanks, goodbye or stop asks for something ("thanks, is the bank open",
+# "bye, where's the station", "hello, I need the toilets"), unlike news ("our bus is here")
+ASKS_SOMETHING = re.compile(r"\?|\b(?:can|could|would|will|may)\s+(?:you|u|i|we)\b|^\W*(?:(?:and|so|but|um|erm|oh)\W+)*"
+                            r"(?:what|when|where|which|who|why|how|is|are|do|does|did|have|has|take|show|tell|bring|"
+                            r"walk|lead|give|book|find|get|help|please|i\s+(?:need|want|would|'d)|we\s+(?:need|want|would|'d))\b",
+                            re.I)
+
+
+def before_the_remark(text: str) -> str:
+    """The question put to the robot first when what follows only remarks on it ("What's on the
+    menu in the cafe? He's been going on about cake for an hour"); "" when there is no such
+    question (at least three words: "Hello? Yes, we're at the museum" is a call), or the rest asks
+    something too or reads out a code."""
+    found = re.match(r"\s*([^?]+\?)\s+(\S.*)$", text, re.S)
+    if found is None or len(found.group(1).split()) < 3 or len(found.group(2).split()) < 2:
+        return ""  # not a call ("Hello? Yes, ..."), a radio's "... yet? Over."
+    question, rest = found.groups()
+    if "?" in rest or ASKS_SOMETHING.search(rest) or TO_SOMEONE_ELSE.search(question) or find_codes(rest):
+        return ""
+    return question
 
 
 # the robot addressed after a sentence said to someone else ("Nana, say the name slowly. Robot,

@@ -21,7 +21,7 @@ from typing import Dict, List, Optional, Set, Tuple
 
 from .config import Intent, IntentsFile
 from .slots import Slot, fill, request_slots
-from .addressee import CLAUSE_END, TO_SOMEONE_ELSE
+from .addressee import ASKS_SOMETHING, CLAUSE_END, TO_SOMEONE_ELSE
 from .codes import find_codes
 from .elsewhere import phrase_pattern
 from .names import NAME_STOP
@@ -73,7 +73,14 @@ WORLD_FACT = re.compile(
     r"\bwhat\s+(?:did|does|do)\s+(?:a\s+|an\s+|the\s+)?[\w.' ]{2,30}?\s+(?:eat|mean|look\s+like|sound\s+like|weigh)\b|"
     r"\bdifference\s+between\b|\bwhich\s+country\b|\bstill\s+alive\b|"
     r"^\W*are\s+\w+\s+(?:really\s+)?(?:dinosaurs|reptiles|mammals|birds|related)\b|"
-    r"^\W*(?:could|can|did)\s+(?:dinosaurs|t\.?\s*rex(?:es)?|\w+sauruse?s?|\w+saurs?|rockets|astronauts)\s+(?:swim|fly|climb|run|see|hear|talk|roar)\b|\bhow\s+long\s+(?:does|did|would|will)\s+it\s+take\s+to\s+\w+\s+to\b", re.I)
+    r"^\W*(?:could|can|did)\s+(?:dinosaurs|t\.?\s*rex(?:es)?|\w+sauruse?s?|\w+saurs?|rockets|astronauts)\s+(?:swim|fly|climb|run|see|hear|talk|roar)\b|"
+    # what animals can do, how long they live, what a thing is worth ("Can guide dogs see colours?",
+    # "How long do elephants live?", "How much is this fossil worth?", "Who won the wheelchair tennis?")
+    r"^\W*(?:could|can|do)\s+(?!(?:kids|children|visitors|people|members|adults|students|pupils|babies|toddlers|carers|groups|we|you|u|i)\b)"
+    r"(?:\w+\s+)?\w+s\s+(?:see|hear|smell|swim|fly|live|sleep|dream|talk|feel)\b|"
+    r"^\W*how\s+(?:long|fast|far|often|high)\s+(?:do|does|did|can|could)\s+(?!(?:i|we|you|u|my|our|your|it|they|the)\b)\w+s\s+\w+|"
+    r"\bhow\s+much\s+(?:is|are|was|would)\s+(?:this|that|these|those|the|a)\s+(?:\w+\s+){0,2}worth\b|"
+    r"^\W*who\s+(?:won|scored|wrote|painted|sang|directed|composed)\b|\bhow\s+long\s+(?:does|did|would|will)\s+it\s+take\s+to\s+\w+\s+to\b", re.I)
 # a word asked about, or the venue's own history: "how do you spell triceratops?", "define fossil",
 # "what is a fossil?", "who built this museum?", "what year did this museum first open?"
 WORD_OR_HISTORY = re.compile(
@@ -81,6 +88,9 @@ WORD_OR_HISTORY = re.compile(
     r"\bwhat\s+(?:means|is\s+the\s+meaning\s+of)\s+(?:the\s+word\b|\w+)|\bhow\s+do\s+you\s+say\b[^?]*\bin\s+(?:english|german|french|spanish|italian|polish|japanese)\b|"
     r"^\W*what\s+(?:is|are)\s+(?:a|an)\s+(?!(?:member|membership|ticket|tour|booking|reservation|refund|code|family\s+ticket|"
     r"concession|audio\s+guide|cloakroom|locker|hearing\s+loop|quiet\s+room|sensory\s+bag)s?\b)\w+\W*$|"
+    # "What is autism, exactly?" (not "what is upstairs?", "what's open?")
+    r"^\W*what\s+(?:is|are)\s+(?!(?:the|your|my|our|this|that|these|those|it|there|on|in|upstairs|downstairs|here|next|open|closed|"
+    r"free|included|allowed|available|happening|new|wifi|wi-fi|password|membership|parking)\b)\w+(?:\W+exactly)?\W*$|"
     r"\bwho\s+(?:built|founded|designed|started|owns|opened)\s+(?:this|the)\s+(?:museum|building|place)\b|"
     # the robot's own life, not its services ("do you dream at night?", "can you turn into a dinosaur?",
     # "how much would it cost to buy a robot like you?")
@@ -89,6 +99,7 @@ WORD_OR_HISTORY = re.compile(
     r"(?:first\s+|originally\s+)?(?:built|founded|opened?|made|start)\b|\bhow\s+old\s+is\s+(?:this|the)\s+(?:museum|building)\b", re.I)
 # someone called by name first ("Jake, put the astronaut helmet down", "Tom, is the dino tour on the
 # agenda?"): a capitalized word the venue's files never use, and none of these
+STOP_WORD = re.compile(r"\b(?:stop|halt|never\s*mind|forget|scrap|scratch|leave\s+it|don'?t\s+bother|shut\s+up)\b", re.I)
 CALLED_BY_NAME = re.compile(r"^\W*([A-Z][a-z]+),\s+(?=\S)")
 NOT_NAMES = {"hello", "hi", "hey", "hiya", "howdy", "yes", "yeah", "yep", "no", "nope", "okay", "ok", "right", "well", "so",
              "sorry", "please", "thanks", "cheers", "ta", "actually", "excuse", "pardon", "oh", "ah", "um", "er", "erm",
@@ -140,17 +151,17 @@ SLOT_MARGIN = 0.08  # meanings this close to the best are told apart by the slot
 
 
 # asked of the robot: "can you ...", "could you please ...", "please ...", or a bare imperative
-_ASKED_OF_ROBOT = r"^\W*(?:(?:hey|hi|hello|excuse me|sorry|um|uh|so|ok|okay|robot)\W+)*(?:please\W+)?" \
-                  r"(?:(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+|just\s+)?|(?:you|u)\s+can\s+)?"
+_ASKED_OF_ROBOT = r"^\W*(?:(?:hey|hi|hello|hiya|there|excuse me|sorry|pardon me|forgive me|um|uh|erm|er|so|ok|okay|right|oi|robot)\W+)*" \
+                  r"(?:please\W+)?(?:(?:can|could|would|will)\s+(?:you|u|ye|yer|ya)\s+(?:please\s+|just\s+)?|(?:you|u)\s+can\s+)?"
 
 
 # the robot asked to do something, anywhere in the utterance: "can you do that for me?"
 ASKED_FOR = re.compile(r"\b(?:can|could|would|will)\s+(?:you|u)\b|\bfor\s+me\b", re.I)
 # a remark about a place or a tour, a statement that asks nothing ("honestly the gift shop here is
 # overpriced", "the space tour was wonderful, wasn't it?"): no walk there, no booking, no answer
-REMARK = re.compile(r"^\W*(?:(?:tbh|honestly|well|oh|wow|ugh|yeah|man|god|gosh|i\s+think|i\s+reckon|i\s+must\s+say|"
-                    r"apparently|look)\W+)*"
-                    r"(?:the|that|this|your)\s+(?:[\w']+\s+){0,5}(?:here\s+)?(?:is|was|were|are|'s|looks?|seems?)\b"
+REMARK = re.compile(r"^\W*(?:(?:tbh|honestly|well|oh|wow|ugh|yeah|man|god|gosh|so|mm+|ha(?:\s+ha)*|i\s+think|i\s+reckon|i\s+must\s+say|"
+                    r"i\s+thought|apparently|look)\W+)*"
+                    r"(?:the|that|this|your)\s+(?:[\w'.-]+\s+){0,5}(?:here\s*)?(?:is|was|were|are|'s|looks?|seems?)\b"
                     # what a place has got, when a tour goes ("the gift shop's got the same magnets as last
                     # year", "the space tour starts at three so we've got time for lunch")
                     r"|^\W*(?:the|that|this|your)\s+(?:[\w']+\s+){0,3}\w+'s\s+(?:got|been)\b"
@@ -223,7 +234,7 @@ class Chooser:
     @staticmethod
     def remark(text: str) -> bool:
         """A statement about a place or a tour that asks for nothing (REMARK, no ASKS_ANYTHING)."""
-        return bool(REMARK.search(text)) and not ASKS_ANYTHING.search(text)
+        return bool(REMARK.search(text)) and not ASKS_ANYTHING.search(text) and not re.search(r"\bor\s+(?!no\b|not\b)\w+[^?]*\?", text)
 
     def news(self, best: Meaning, text: str, tools: Dict[str, dict]) -> bool:
         """A statement that names a place the robot could walk to but asks for nothing (GOING)."""
@@ -257,16 +268,30 @@ class Chooser:
             again = self.understanding.pattern(rest)  # "hallo, guten Tag": the same act twice
             if again is not None and self._intents[again].act == self._intents[name].act:
                 return name
-            if find_codes(rest) or again is not None or TO_SOMEONE_ELSE.search(rest):
-                return None
+            if find_codes(rest) or again is not None or TO_SOMEONE_ELSE.search(rest) or self.asked_errand(rest):
+                return None  # "Hello, sorry, could you fetch me a glass of water?" asks an errand
             ranked = self.understanding.rank(rest, tools)
             if ranked and ranked[0].kind == "intent" and self._intents[ranked[0].key].act:
                 # "it was lovely to meet you"; but "hello, what can you do?" asks
                 asks = self._intents[ranked[0].key].act == "help" and ranked[0].score >= self.cfg.accept
                 return None if asks and self._intents[name].act != "help" else name
+            if self._news_after(name, head, rest, ranked):  # "Cheerio, our bus is here."
+                return name
             idle = bool(ranked) and ranked[0].score < self.cfg.suggest
             return name if idle and self.understanding.out_of_scope(rest) < self.cfg.suggest else None
         return None
+
+    def _news_after(self, name: str, head: str, rest: str, ranked: List[Meaning]) -> bool:
+        """Thanks, a goodbye or a stop (said with a word of stopping, not only "hang on") and then
+        news that asks for nothing ("Please stop walking, my daughter needs a minute", "Perfect,
+        thanks! The kids loved talking to you."): the act stands, whatever the news is near."""
+        act = self._intents[name].act
+        if act not in ("thanks", "goodbye", "stop") or ASKS_SOMETHING.search(rest):
+            return False
+        if act == "stop" and not STOP_WORD.search(head):
+            return False  # "hang on, I can't hear you, the signal's terrible" is the phone's
+        asked = ranked[0] if ranked else None  # "cancel it. the booking. under Imogen." asks for the booking
+        return asked is None or asked.kind != "intent" or bool(self._intents[asked.key].act) or asked.score < self.cfg.accept
 
     def best(self, ranked: List[Meaning], text: str, tools: Dict[str, dict]) -> Optional[Meaning]:
         """The top meaning; among those within SLOT_MARGIN of it, the request whose required

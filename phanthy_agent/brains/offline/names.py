@@ -30,7 +30,9 @@ _UPPER, _LOWER = "A-ZÀ-ÖØ-Þ\u0100-\u017f", "a-zß-öø-ÿ\u0100-\u017f"
 _NAME_WORD = rf"(?:[{_UPPER}][{_LOWER}]+(?:[{_UPPER}][{_LOWER}]+)?|[{_UPPER}](?=['\-][{_UPPER}]))(?:['\-][{_UPPER}]?[{_LOWER}]+)*"
 # with the particles of family names between ("Van der Berg", "Ana de la Cruz")
 _NAME = rf"({_NAME_WORD}(?:\s+(?:(?:van|von|der|den|de|da|di|du|del|della|la|le|bin|ibn)\s+)*{_NAME_WORD}){{0,3}})"
-_NAME_CUES = [re.compile(p + _NAME) for p in (
+# hesitations between the cue and the name ("name's uh Okafor")
+_FILLERS = r"(?:(?i:uh+|um+|umm|erm+|er|uhm|ah)\W+)*"
+_NAME_CUES = [re.compile(p + _FILLERS + _NAME) for p in (
     r"\b(?i:my name is|my name's|name is|name's|i am|i'm|im|this is|it's|it is|under the name(?: of)?|"
     r"in the name of|name of|(?:sur|last |family )?name(?:\s+is|'s)?:?|under)\s+", r"\b(?i:for|called|named|booked by|by)\s+",
     r"\b(?i:for|under)\s+the\s+(?=[A-Z]\S*\s+(?i:family|party|group)\b)",  # "for the Nakamura family"
@@ -50,15 +52,18 @@ _NAMED_AS = re.compile(rf"\b(?i:the)\s+({_NAME_WORD})\s+(?i:booking|reservation|
                        rf"|\b(?i:the\s+family)\s+({_NAME_WORD})\b")
 # a lone name set off at the end ("..., for myself, Priya") or said next to a code ("R4T8WZ
 # Okafor", "Tanaka, D3M7T")
-_CODE_AHEAD = r"(?=\s*,?\s*(?:(?i:code|ref|reference|booking|number)\s+)?(?=[A-Z-]*\d)[A-Z0-9]{2,}(?:-[A-Z0-9]{2,})?\b)"
+_CODE_AHEAD = r"(?=\s*[,.]?\s*(?:(?i:code|ref|reference|booking|number)\s+)?(?=[A-Z-]*\d)[A-Z0-9]{2,}(?:-[A-Z0-9]{2,})?\b)"
 _LONE_NAME = re.compile(rf"(?:,\s*|(?<=[A-Z0-9]{{4}})\s+|(?<=[A-Z0-9]{{4}}),\s*)({_NAME_WORD})"
                         rf"(?:\W+(?i:cheers|thanks|thank\s+you|ta|done|please|pls))?\W*$"
                         rf"|(?<![\w'])({_NAME_WORD}){_CODE_AHEAD}"
-                        rf"|(?<=[A-Z0-9]{{4}})[.,]\s*({_NAME_WORD})\.(?=\s|$)")  # "My booking. GN-2075. Tanaka."
+                        rf"|(?<=[A-Z0-9]{{4}})[.,]\s*({_NAME_WORD})[.,](?=\s|$)")  # "My booking. GN-2075. Tanaka."
 
 # a lone name said just before a code found in any spelling ("Kowalski, code G H eight eight ...",
 # "Harrington, XR 5502", "Schmidt, oh ar six six ...")
-_NAME_THEN_CODE = re.compile(rf"(?<![\w'])({_NAME_WORD}),?\s*(?:(?i:code|ref|reference|booking|number)\s*){{0,2}}(?:(?i:is)\s+)?$")
+_NAME_THEN_CODE = re.compile(rf"(?<![\w'])({_NAME_WORD}),?\s*(?:(?i:code|ref|reference|booking|number)(?:'s)?\s*){{0,2}}(?:(?i:is)\s+)?$")
+# a family named in the plural ("we're the Hendersons", "it's the Bakers", "for the Joneses"): the name
+_FAMILY = re.compile(rf"\b(?i:we(?:'re|\s+are)|it'?s|it\s+is|for|under|booked\s+as)\s+the\s+([{_UPPER}][{_LOWER}]+?)(?:e?s)\b"
+                     rf"(?!\s+(?i:family|party|group|tour|gallery|hall|booking)\b)")
 
 
 _SELF_NAMED = re.compile(rf"^\W*(?:(?i:hi|hello|hey|yes|yeah|ok|okay)\W+)*({_NAME_WORD}(?:\s+{_NAME_WORD})?)\s+(?i:here)\b(?!\s+(?i:is|are|was))")
@@ -94,7 +99,12 @@ def find_names(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
     """People's (and things') names: after a cue ("my name is Ada Lovelace", "for Marie Curie",
     "called Night tour"), else a run of two to four capitalized words ("Alan Turing, code ...")."""
     found: List[Mention] = []
-    for cue in _NAME_CUES:
+    for m in _FAMILY.finditer(text):
+        mention = Mention(m.group(1), m.start(1), m.end(1), m.group(0))
+        if m.group(1) not in NAME_STOP and _free(mention, taken):
+            found.append(mention)
+            break
+    for cue in _NAME_CUES if not found else []:
         for m in cue.finditer(text):
             words = [w for w in m.group(1).split()]
             while words and words[-1] in NAME_STOP:
@@ -106,7 +116,7 @@ def find_names(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
                     found.append(mention)
     for m in re.finditer(rf"{_NAME_WORD}(?:\s+{_NAME_WORD}){{1,3}}", text):
         words = m.group(0).split()
-        while words and words[0] in NAME_STOP:
+        while words and re.sub(r"'s$", "", words[0]) in NAME_STOP:  # "Booking's Hartley"
             words.pop(0)
         while words and words[-1] in NAME_STOP:
             words.pop()

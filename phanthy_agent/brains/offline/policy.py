@@ -27,9 +27,9 @@ from typing import Any, Dict, List, Optional, Sequence
 from .replies import capabilities, failure, humanize
 from .config import FaqEntry, Intent, IntentsFile
 from .conversation import BUILTINS, Call, Segment, flatten, segments
-from .addressee import (after_the_pause, past_the_doubt, past_the_wake_words, said_to_someone_else, turned_to_robot,
+from .addressee import (after_the_pause, before_the_remark, past_the_doubt, past_the_wake_words, said_to_someone_else, turned_to_robot,
                         without_asides)
-from .choice import ESCORT, WHERE, Chooser
+from .choice import ESCORT, NEAR_VENUE, WHERE, Chooser
 from .plan import Frame, Next, Planner
 from .slots import NO, YES, answer, fill, loose_phrase, request_slots
 from .codes import find_codes
@@ -49,6 +49,8 @@ log = logging.getLogger(__name__)
 CORRECTION = re.compile(r"^\W*(?:(?:no|nope|sorry|actually|oh|wait|rather|not that|i mean|i meant|"
                         r"make it|instead|try|change it to|let's say)\b\W*)+|\W*\b(?:instead|actually)\W*$", re.I)
 REFERENCE = re.compile(r"\b(?:there|it|that(?: place)?|this(?: place)?|the same)\b", re.I)
+# a clause that sets a place aside ("And don't say the cafe.", "Your cafe doesn't count.", "not your cafe")
+SET_ASIDE = re.compile(r"\b(?:not|don'?t\s+(?:say|offer|suggest|tell\s+me)|doesn'?t\s+count|instead\s+of|rather\s+than)\b", re.I)
 GREETING_WAKE = re.compile(r"^\W*(?:hi|hello|hiya)\b", re.I)  # "Hi robot, we've just arrived": a greeting
 GREETING = re.compile(r"^\W*(?:hi|hello|hey|good (?:morning|afternoon|evening))\b", re.I)
 MAX_CHAIN = 8  # inputs read back into one request
@@ -171,7 +173,13 @@ class Policy:
             frame = self._correction(request, text, index, ranked, pattern, segs, tools)
             if frame is not None:
                 return frame
-        return self._new(text, index, ranked, pattern, tools)
+        frame = self._new(text, index, ranked, pattern, tools)
+        question = before_the_remark(text) if frame.kind == "fallback" else ""
+        if question:  # "How do I get on the wi-fi? He's been trying for ten minutes": the question
+            log.info("offline: %r is understood by its question %r", text, question)
+            pattern = self.understanding.pattern(question) or self.chooser.leading_act(question, tools)
+            return self._new(question, index, self.understanding.rank(question, tools), pattern, tools)
+        return frame
 
     def _answer(self, prev: Frame, asked: str, text: str, index: int, ranked: List[Meaning],
                 pattern: Optional[str], tools: Dict[str, dict]) -> Optional[Frame]:
@@ -239,6 +247,8 @@ class Policy:
             # "show me to the entrance? My taxi is picking me up there": the request's own sentence decides
             elsewhere = bool(self.understanding.elsewhere(self.understanding.pattern_sentence(text), tools))
         if pattern is not None and self.intents[pattern].act is None and not elsewhere:
+            elsewhere = self._set_aside_for_elsewhere(text, tools)
+        if pattern is not None and self.intents[pattern].act is None and not elsewhere:
             # "where are the toilets at the station?": somewhere the request's words are not about
             elsewhere = bool(self.understanding.foreign(text, Meaning("intent", pattern, 1.0), tools))
             answered = ranked[0] if elsewhere and ranked and ranked[0].kind == "faq" and WHERE.search(text) else None
@@ -301,6 +311,16 @@ class Policy:
             return Frame("suggest", answer=f"{best.kind}:{best.key}", texts=[text], since=index)
         log.info("offline: %r matches nothing (best %.2f): fallback", text, best.score if best else 0.0)
         return Frame("fallback", since=index, texts=[text])
+
+    def _set_aside_for_elsewhere(self, text: str, tools: Dict[str, dict]) -> bool:
+        """Somewhere outside asked for, the venue's own place named only to be set aside ("Where's
+        the nearest McDonald's? And don't say the cafe.", "a pizza place? Your cafe doesn't count")."""
+        clauses = [c for c in re.split(r"[,.;!?]+", text) if c.strip()]
+        kept = ", ".join(c for c in clauses if not SET_ASIDE.search(c))
+        if not kept or len(kept) == len(", ".join(clauses)):
+            return False
+        return bool(self.understanding.elsewhere(kept, tools)) or \
+            bool(NEAR_VENUE.search(kept)) and not self.understanding._venue_named(kept, tools)
 
     def _frame_for(self, meaning: Meaning, text: str, index: int, tools: Dict[str, dict],
                    ranked: Sequence[Meaning] = ()) -> Frame:

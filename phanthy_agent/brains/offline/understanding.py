@@ -67,6 +67,8 @@ ADDRESSED_WORDS = 3  # what follows an address is ranked alone when it has this 
 # a term of endearment said to the robot ("what are your opening times, pet?", "thanks, love"):
 # "pet" named a pet shop, elsewhere
 ENDEARMENT = re.compile(r"(?:,\s*|\s+)(?:pet|petal|love|duck|hen|chuck|mate|pal|dear|my\s+dear)\s*(?=[,.!?]|$)", re.I)
+# a hesitation ("hang on erm actually don't bother", "uh a booking for Nakamura"): no word of the request
+HESITATION = re.compile(r"(?<![\w'-])(?:u+h+m*|u+m+|e+r+m+|e+r+)(?![\w'-])[,.]*\s*", re.I)
 # a question what a place holds: the place named "in the ..." is its subject
 CONTENTS = re.compile(r"^\W*(?:is\s+there|are\s+there|have\s+you\s+got|do\s+you\s+have|which|what)\b[^?.!]*\bin\s+(?:the|your)\b", re.I)
 VENUE_HERE = re.compile(r"\b(?:in|inside|at|around|within)\s+(?:the|this|your)\s+(?:museum|building)\b", re.I)
@@ -212,7 +214,7 @@ class Understanding:
         """`normalized` with the intents file's synonyms ("scrap my booking" -> "cancel my booking"),
         and the venue named as where "here" ("anywhere to eat in the museum": the museum's name
         drew it to "when does the museum open?")."""
-        text = VENUE_HERE.sub("here", ENDEARMENT.sub("", normalized(_codes_written(spelling_said(text)))))
+        text = VENUE_HERE.sub("here", ENDEARMENT.sub("", HESITATION.sub("", normalized(_codes_written(spelling_said(text))))))
         if self._synonym is None:
             return text
         return self._synonym.sub(self._synonym_of, text)
@@ -363,7 +365,14 @@ TEXT_SPEAK = {"u": "you", "r": "are", "ur": "your", "ya": "you", "pls": "please"
               "gr8": "great", "cya": "see you", "im": "I'm", "dont": "don't", "cant": "can't",
               "wanna": "want to", "gonna": "going to", "gimme": "give me", "lemme": "let me",
               "abt": "about", "tix": "tickets", "pic": "picture", "pics": "pictures", "n": "and",
-              "msg": "message", "bc": "because", "cuz": "because", "coz": "because", "rn": "right now"}
+              "msg": "message", "bc": "because", "cuz": "because", "coz": "because", "rn": "right now",
+              # British and Irish speech as it is written down ("Can yer help us wi' owt?", "What can ye
+              # dae?", "Tek us t' caff", "Where's the lav?", "Am ah allowed tae take photies?")
+              "ye": "you", "yer": "you", "youse": "you", "owt": "anything", "nowt": "nothing", "summat": "something",
+              "dae": "do", "d'ye": "do you", "d'ya": "do you", "wi'": "with", "tae": "to", "t'": "to the", "tek": "take",
+              "gerrus": "get us", "oot": "out", "caff": "cafe", "lav": "toilet", "lavvy": "toilet", "bogs": "toilets",
+              "netty": "toilet", "netties": "toilets", "photies": "photos", "bairn": "child", "bairns": "children",
+              "awright": "alright"}
 _TEXT_SPEAK = re.compile(r"(?<![\w'-])(" + "|".join(sorted(TEXT_SPEAK, key=len, reverse=True)) + r")(?![\w'-])", re.I)
 
 

@@ -320,6 +320,8 @@ def find_enum(text: str, values: Sequence[Any], aliases: Dict[str, Any]) -> Opti
                     size == 1 and len(said) == 1 and len(said[0]) >= 4 and
                     difflib.get_close_matches(said[0], [w for w in pool_words if len(w) >= 4], n=1, cutoff=TYPO_RATIO)):
                 continue
+            if _set_aside(tokens, i) or {"not", "instead", "rather"} & {t.lower() for t in span}:  # "the cafe, not the gift shop"
+                continue
             phrase = " ".join(span)
             value = _exactish(phrase, values, aliases)
             if value is not None:
@@ -329,6 +331,15 @@ def find_enum(text: str, values: Sequence[Any], aliases: Dict[str, Any]) -> Opti
     # a value or alias said whole before a part of one ("which floor are the toilets on"), then the longest
     *_, value, phrase = min(found, key=lambda f: f[:3])
     return value, phrase
+
+
+def _set_aside(tokens: Sequence[str], index: int) -> bool:
+    """Whether the words before tokens[index] set what follows aside ("not (the) ...", "instead
+    of ...", "rather than ...")."""
+    before = [t.lower() for t in tokens[max(0, index - 3):index]]
+    while before and before[-1] in ("the", "your", "a", "an", "that", "this"):
+        before.pop()
+    return before[-1:] == ["not"] or before[-2:] in (["instead", "of"], ["rather", "than"])
 
 
 def _exactish(phrase: str, values: Sequence[Any], aliases: Dict[str, Any]) -> Optional[Any]:

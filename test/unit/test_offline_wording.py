@@ -1,0 +1,43 @@
+"""How the offline brain reads the words of an utterance before any meaning: hesitations,
+British and Irish speech written as said, remarks, facts about the world. Pure regexes."""
+
+import pytest
+
+from phanthy_agent.brains.offline.choice import REMARK, WORD_OR_HISTORY, WORLD_FACT
+from phanthy_agent.brains.offline.understanding import HESITATION, normalized
+
+
+@pytest.mark.parametrize("text, plain", [
+    ("Can yer help us wi' owt?", "Can you help us with anything?"), ("What can ye dae, then?", "What can you do, then?"),
+    ("Where's the lav?", "Where's the toilet?"), ("Are there any netties on this floor?", "Are there any toilets on this floor?"),
+    ("Am ah allowed tae take photies?", "Am ah allowed to take photos?"), ("Tek us t' caff", "take us to the cafe"),
+])
+def test_british_and_irish_speech_as_written_down_is_read_as_plain_english(text, plain):
+    assert normalized(text).lower() == plain.lower()
+
+
+@pytest.mark.parametrize("text, left", [
+    ("hang on erm actually don't bother", "hang on actually don't bother"), ("uh a booking for Nakamura", "a booking for Nakamura"),
+    ("name's, um, Okafor", "name's, Okafor"), ("the Umbrella and the hummus", "the Umbrella and the hummus"),
+    ("hmm let me think", "hmm let me think"),  # thinking aloud is no hesitation before a request
+])
+def test_hesitations_are_no_words_of_the_request(text, left):
+    assert HESITATION.sub("", text) == left
+
+
+@pytest.mark.parametrize("text", ["That T. rex is massive, innit", "So the T. rex is a cast, the lady said, not real bones.",
+                                  "mm the coffee here's not bad actually", "I thought the tour was very good"])
+def test_a_remark_about_an_exhibit_or_a_place_is_a_remark(text):
+    assert REMARK.search(text)
+
+
+@pytest.mark.parametrize("text", ["Can guide dogs see colours?", "How long do elephants live?", "How much is this fossil worth?",
+                                  "Who won the wheelchair tennis at the last Paralympics?", "What is autism, exactly?"])
+def test_facts_about_the_world_are_the_worlds(text):
+    assert WORLD_FACT.search(text) or WORD_OR_HISTORY.search(text)
+
+
+@pytest.mark.parametrize("text", ["Can children see the dinosaurs?", "How long does the tour take?", "What is upstairs?",
+                                  "What is open today?", "How much are the tickets?", "Can we see the T. rex?"])
+def test_questions_about_the_venue_are_not_facts_about_the_world(text):
+    assert not WORLD_FACT.search(text) and not WORD_OR_HISTORY.search(text)
