@@ -180,3 +180,25 @@ def test_where_a_visitor_is_with_a_request_or_an_ask_after_talk_is_the_robots(te
 
 def test_a_bare_word_asked_before_talk_to_the_others_is_not_a_question_to_the_robot():
     assert said_to_someone_else("the booking? your brother has the code on his phone")
+
+
+@pytest.mark.parametrize("text", ["Thanks, Mum, I'll pay you back for the tickets.", "Don't touch that, sweetheart, it's not for touching.",
+                                  "I can't believe you paid for the tickets already", "Mm-hmm, yes, the dinosaur tour, I've booked it already, don't worry.",
+                                  "Right, so after the dinosaur hall we'll do lunch and then the space bit.", "Come on, one more gallery and then home.",
+                                  "I'll wait here with the chair, you go and get the coffees.", "Is your hearing aid switched on?",
+                                  "Have you got his ear defenders? He'll need them in the dinosaur bit.", "Ah'll text yer the booking thing when ah find it",
+                                  "Ah, sound, see yer in the dinosaur bit then", "Hiya, yeah, tour's at three, meet us by the front"])
+def test_talk_to_a_child_a_parent_or_a_caller_in_passing_is_said_to_someone_else(text):
+    assert said_to_someone_else(text)
+
+
+@pytest.mark.parametrize("text", ["I've already booked the dinosaur tour, can I change it to three?", "We already booked, what time is our tour",
+                                  "Can you meet us at the entrance?", "Hi, yes, is the tour at three still on?",
+                                  "Thanks, can you take me to the cafe, love"])
+def test_a_request_near_a_booking_made_or_a_meeting_is_the_robots(text):
+    assert not said_to_someone_else(text)
+
+
+@pytest.mark.parametrize("text", ["Goodbye, see you in the morning", "Bye for now, see you at the next members' preview."])
+def test_a_goodbye_to_the_robot_with_see_you_is_the_robots(text):
+    assert not said_to_someone_else(text)

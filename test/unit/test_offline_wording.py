@@ -26,7 +26,8 @@ def test_hesitations_are_no_words_of_the_request(text, left):
 
 
 @pytest.mark.parametrize("text", ["That T. rex is massive, innit", "So the T. rex is a cast, the lady said, not real bones.",
-                                  "mm the coffee here's not bad actually", "I thought the tour was very good"])
+                                  "mm the coffee here's not bad actually", "I thought the tour was very good",
+                                  "Look at that T. rex, its arms are tiny, ha.", "yeah yeah the dinosaur tour starts at three i think"])
 def test_a_remark_about_an_exhibit_or_a_place_is_a_remark(text):
     assert REMARK.search(text)
 

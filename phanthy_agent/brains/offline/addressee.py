@@ -71,7 +71,7 @@ TO_SOMEONE_ELSE = re.compile(
     # where the caller is ("yeah um we're just in the dinosaur hall now", "Yeah I'm at the museum, it's
     # alright", "we're just by the gift shop, come and find us"), asking the robot nothing
     r"|^\W*(?:(?:hi|hiya|hello|yeah|yes|ok(?:ay)?|no|love|um|uh)\W+)*(?:we'?re|i'?m)\s+(?:just\s+)?(?:in|by|at|near|outside)\s+the\b"
-    r"(?![^?]*(?:\?|\b(?:can|could|would|how|where|which|what|take|show|bring|lead|need|want|help|lost|hurt|stuck)\b))"
+    r"(?![^?]*(?:\?|\b(?:can|could|would|how|where(?!\s+are\s+(?:you|u)\b)|which|what|take|show|bring|lead|need|want|help|lost|hurt|stuck)\b))"
     # the others' tickets and money ("Has anyone got the tickets? Dave, you had the tickets", "did u
     # bring the tickets or did Ms Patel keep them", "Did you pay for the tour already", "No, your ticket
     # is in my bag"), a show of hands ("who wants to do the space tour after lunch, hands up")
@@ -112,7 +112,24 @@ TO_SOMEONE_ELSE = re.compile(
     r"|\bwho\s+(?:has|'s\s+got|has\s+got)\s+the\b|\b(?:did|has)\s+(?:anyone|anybody)\s+(?:bring|brought|got|get|see|seen)\b"
     r"|^\W*(?:can|could)\s+(?:someone|somebody|anyone|anybody)\s+(?!(?:tell|help|show|take|point|direct)\b)|,\s*(?:everyone|everybody|kids|guys)\s*,"
     # a child pleading ("can we go to the space bit now can we can we can we"), a call ("Hello? Hello, Janet?")
-    r"|\bcan\s+we\s+can\s+we\b|^\W*(?:hello|hi|hiya)\s*\?\s+(?:hello|hi)\b", re.I)
+    r"|\bcan\s+we\s+can\s+we\b|^\W*(?:hello|hi|hiya)\s*\?\s+(?:hello|hi)\b"
+    # a child or a parent spoken to mid-sentence ("Thanks, Mum, I'll pay you back", "Don't touch that,
+    # sweetheart, it's not for touching"), disbelief at what someone did, a booking already made and
+    # nothing to worry about, a plan for lunch, one more gallery, an errand given to the others
+    # ("you go and get the coffees"), their things ("Is your hearing aid switched on?", "Have you got
+    # his ear defenders?"), a call or a meeting in dialect ("Ah'll text yer", "see yer in the dinosaur bit")
+    r"|,\s*(?:mum|mummy|mom|dad|daddy|nan|nana|gran|granny|grandma|grandad|grandpa|sweetheart|sweetie|darling|honey)\s*,"
+    r"|\bi\s+can'?t\s+believe\s+(?:you|u|he|she|they)\b"
+    r"|(?:\balready\s+booked\b|\bbooked\s+(?:it|them|that)\s+already\b)(?![^?]*(?:\?|\b(?:can|could)\s+(?:you|u)\b|"
+    r"\b(?:what|when|which|check|cancel|change|move|refund)\b))"
+    r"|\bwe'?ll\s+(?:do|have|get)\s+(?:lunch|dinner|breakfast|coffee|a\s+coffee|cake)\b(?![^?]*\?)|^\W*come\s+on\W+one\s+more\b"
+    r"|\byou\s+go\s+and\s+(?:get|grab|find|buy)\b|\bif\s+(?:you|u)\s+behave\b"
+    r"|\byour\s+hearing\s+aid\b|\bhave\s+you\s+got\s+(?:his|her|their)\b"
+    r"|\b(?:i|ah)(?:'ll|\s+will)\s+(?:call|ring|phone|text|message)\s+(?:ya|yer|ye)\b"
+    r"|^(?!\W*(?:(?:ok(?:ay)?|right|thanks|thank\s+you)\W+)*(?:bye|goodbye|good\s*bye|cheerio|ta[\s-]*ra|farewell)\b)"
+    r"[^?]*\bsee\s+(?:you|ya|yer|ye|u)\s+(?:in|at|by|outside|near)\s+the\b(?![^?]*\?)"
+    r"|\bmeet\s+(?:us|me)\s+(?:by|at|in|outside|near)\s+the\b(?![^?]*(?:\?|\b(?:can|could|will|would)\s+(?:you|u)\b))"
+    r"|^\W*(?:(?:hi|hiya|hello|no|yeah|yes)\W+)+(?:(?:the|our|my)\s+)?(?:\w+\s+)?tour(?:'s|\s+is)\s+at\b(?![^?]*\?)", re.I)
 
 # the robot asked first thing ("can you take us to the dinosaur hall, he's been going on about it"):
 # what follows about someone else is the reason, not talk to them

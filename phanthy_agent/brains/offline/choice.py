@@ -165,11 +165,11 @@ REMARK = re.compile(r"^\W*(?:(?:tbh|honestly|well|oh|wow|ugh|yeah|man|god|gosh|s
                     # what a place has got, when a tour goes ("the gift shop's got the same magnets as last
                     # year", "the space tour starts at three so we've got time for lunch")
                     r"|^\W*(?:the|that|this|your)\s+(?:[\w']+\s+){0,3}\w+'s\s+(?:got|been)\b"
-                    r"|^\W*(?:the|that|this|your)\s+(?:[\w']+\s+){0,4}(?:starts|departs|leaves|begins|finishes)\s+(?:at|from|in)\b"
+                    r"|^\W*(?:(?:yeah|yes|oh|so|well|right)\W+)*(?:the|that|this|your)\s+(?:[\w']+\s+){0,4}(?:starts|departs|leaves|begins|finishes)\s+(?:at|from|in)\b"
                     # an exclamation at an exhibit, a place refused or put off ("oh my god look at that rocket",
                     # "not the dinosaur hall again", "I'll have a look in the gift shop later")
                     r"|^\W*(?:(?:oh\s+my\s+god|omg|wow|whoa|oh|ooh|look|bro|dude|mate)\W+)*look\s+at\s+(?:that|this|the|those|these)\s+"
-                    r"(?:(?:big|huge|giant|massive|little|tiny|real)\s+)?(?!(?:booking|reservation|tickets?|code)\b)[\w-]+(?:\W*$|!|,\s+(?:it|that|this)'?s\b)"
+                    r"(?:(?:big|huge|giant|massive|little|tiny|real)\s+)?(?!(?:booking|reservation|tickets?|code)\b)[\w.-]+(?:\s+[\w-]+)?(?:\W*$|!|,\s+(?:it|that|this)'?s\b)"
                     r"|^\W*(?:(?:the|that|this|your)\s+(?:[\w'-]+\s+){0,4}|(?:i|we)\s+)(?:haven'?t|hasn'?t|didn'?t|weren'?t|wasn'?t)\b"
                     r"|^\W*i\s+swear\b"
                     r"|^\W*not\s+the\s+[\w\s]+?\s+again\b|^\W*(?:no\W+)?(?:we'?re|i'?m)\s+not\s+(?:buying|getting|going)\b"
