@@ -273,3 +273,23 @@ def test_errands_asked_after_a_polite_opening_or_in_dialect_are_errands(brain, t
                                   "What can you actually do, apart from block the corridor?", "What can ye dae, then?"])
 def test_what_the_robot_can_do_asked_with_a_jibe_or_in_dialect_is_the_capabilities_question(brain, text):
     assert brain.policy.understanding.pattern(text) == "help"
+
+
+@pytest.mark.parametrize("text, stop", [
+    ("Actually, forgive me, stop there, I've changed my mind.", True), ("Ah, no, let's not bother after all. Scrap that, sorry.", True),
+    ("Oh, I'm so sorry, never mind, I've just spotted my husband waving at me.", True), ("Whoa there, stop walkin'", True),
+    ("Shut up, robot. Please.", True), ("Take me to the cafe, stop, the gift shop", False), ("stop, code AB1234", False),
+    ("hold on, hold on, I've dropped my glove", False), ("stop", False),
+    ("nah the gift shop's a total rip off, don't bother", False), ("Oh, the wifi's back on my phone, never mind", False)])
+def test_a_clause_that_only_says_stop_among_others_asking_nothing_is_a_stop(brain, text, stop):
+    assert brain.policy.chooser.stop_said(text) == stop
+
+
+@pytest.mark.parametrize("text", ["Oi, robot.", "Howya", "Howzit", "Ow do!", "What's the story, bud?", "Howay, hello there, pet!"])
+def test_greetings_of_british_and_irish_speech_are_greetings(brain, text):
+    assert brain.policy.understanding.pattern(text) == "greeting"
+
+
+@pytest.mark.parametrize("text", ["Oi, wait for me!", "Oi, Liam, over here!"])
+def test_a_call_to_someone_else_is_no_greeting(brain, text):
+    assert brain.policy.understanding.pattern(text) != "greeting"

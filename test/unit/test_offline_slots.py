@@ -337,6 +337,8 @@ def test_text_typed_in_capitals_is_read_in_lowercase_but_for_what_may_be_a_code(
     ("Refund please, booking GK7708, Ramirez, there's no way we'll make it", ["Ramirez"]),
     ("can ye cancel it? Booking's Hartley, code H T 7 1 5 5", ["Hartley"]),
     ("Can yer pull up me booking? Smith, code's A A one two three four", ["Smith"]),
+    ("four tickets on the space tour, Thompson's the name", ["Thompson"]), ("three tickets, name o' Armstrong, ta pet", ["Armstrong"]),
+    ("so put it under her name, Delgado, the dinosaur tour", ["Delgado"]), ("name, please", []),
 ])
 def test_a_family_in_the_plural_a_hesitation_or_a_clipped_note_still_gives_the_name(text, names):
     assert [m.value for m in find_names(text, find_codes(text))] == names

@@ -23,7 +23,7 @@ TO_SOMEONE_ELSE = re.compile(
     # visitors talking among themselves or about the robot: "did you lock the car?", "shall we get the
     # bus home?", "she said Tuesday", "I told you we should've come earlier", "this robot is so weird"
     r"|\b(?:did\s+you\s+(?:remember|see|hear|bring|pack|lock|get|grab|buy|pick\s+up)\s+(?!(?:me|us|my|our)\b)|where\s+did\s+you\s+(?:put|leave)|can\s+you\s+believe|shall\s+we|we\s+should(?:'ve|"
-    r"\s+have)|let'?s\s+(?!see\b)(?![^.?!]*\b(?:tickets?|places|seats|book\w*)\b)|love\s+you|i\s+told\s+(?:him|her|them|you)|(?:she|he|they)\s+(?:booked|said|told|"
+    r"\s+have)|let'?s\s+(?!see\b)(?!not\b)(?![^.?!]*\b(?:tickets?|places|seats|book\w*)\b)|love\s+you|i\s+told\s+(?:him|her|them|you)|(?:she|he|they)\s+(?:booked|said|told|"
     r"thinks?|wants?(?!\s+to\s+know\b)|forgot)|(?:this|that|the)\s+robot(?:\s+(?:is|was)|'s)|it'?s\s+a\s+robot|hurry\s+up)\b"
     # a child or a group spoken to ("don't touch that, sweetie", "okay everyone, stay together"), a
     # call ("I'll ring you back"), who did what ("did you get the tickets or did I?"), and where

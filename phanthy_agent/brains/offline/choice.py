@@ -100,6 +100,11 @@ WORD_OR_HISTORY = re.compile(
 # someone called by name first ("Jake, put the astronaut helmet down", "Tom, is the dino tour on the
 # agenda?"): a capitalized word the venue's files never use, and none of these
 STOP_WORD = re.compile(r"\b(?:stop|halt|never\s*mind|forget|scrap|scratch|leave\s+it|don'?t\s+bother|shut\s+up)\b", re.I)
+# a clause that only says stop ("stop there", "scrap that", "just leave it", "shut up", "forget ah said owt")
+STOP_CLAUSE = re.compile(r"^\W*(?:(?:oh|ah|no|whoa|woah|just|please|robot|sorry|actually|okay|ok)\W+)*(?:(?:you\s+can\s+)?stop(?:\s+(?:there|here|it|that|"
+                         r"walking|walkin'?|talking|moving|now))?|halt|scrap\s+that|scratch\s+that|never\s*mind|forget\s+(?:it|that)|"
+                         r"(?:just\s+)?leave\s+it|shut\s+up|don'?t\s+bother|forget\s+(?:i|ah)\s+said\s+(?:anything|owt|that))"
+                         r"(?:\W+(?:please|robot|sorry|then|now|thanks))*\W*$", re.I)
 CALLED_BY_NAME = re.compile(r"^\W*([A-Z][a-z]+),\s+(?=\S)")
 NOT_NAMES = {"hello", "hi", "hey", "hiya", "howdy", "yes", "yeah", "yep", "no", "nope", "okay", "ok", "right", "well", "so",
              "sorry", "please", "thanks", "cheers", "ta", "actually", "excuse", "pardon", "oh", "ah", "um", "er", "erm",
@@ -161,7 +166,7 @@ ASKED_FOR = re.compile(r"\b(?:can|could|would|will)\s+(?:you|u)\b|\bfor\s+me\b",
 # overpriced", "the space tour was wonderful, wasn't it?"): no walk there, no booking, no answer
 REMARK = re.compile(r"^\W*(?:(?:tbh|honestly|well|oh|wow|ugh|yeah|man|god|gosh|so|mm+|ha(?:\s+ha)*|i\s+think|i\s+reckon|i\s+must\s+say|"
                     r"i\s+thought|apparently|look)\W+)*"
-                    r"(?:the|that|this|your)\s+(?:[\w'.-]+\s+){0,5}(?:here\s*)?(?:is|was|were|are|'s|looks?|seems?)\b"
+                    r"(?:the|that|this|your)\s+(?:[\w'.-]+\s+){0,5}(?:(?:here\s*)?(?:is|was|were|are|'s|looks?|seems?)\b|[\w.-]+'s\b)"
                     # what a place has got, when a tour goes ("the gift shop's got the same magnets as last
                     # year", "the space tour starts at three so we've got time for lunch")
                     r"|^\W*(?:the|that|this|your)\s+(?:[\w']+\s+){0,3}\w+'s\s+(?:got|been)\b"
@@ -175,7 +180,8 @@ REMARK = re.compile(r"^\W*(?:(?:tbh|honestly|well|oh|wow|ugh|yeah|man|god|gosh|s
                     r"|^\W*not\s+the\s+[\w\s]+?\s+again\b|^\W*(?:no\W+)?(?:we'?re|i'?m)\s+not\s+(?:buying|getting|going)\b"
                     r"|^\W*(?:i'?ll|we'?ll)\s+(?:have\s+a\s+look|pop|nip|go)\b[^?]*\blater\b", re.I)
 ASKS_ANYTHING = re.compile(r"\b(?:can|could|would|will|shall|want|need|like|please|pls|where|which|how|what|when|who|"
-                           r"why|refund|cancel\w*|book\w*|money|thank\w*|take|show|tell|help|code|name|is\s+there|are\s+there)\b", re.I)
+                           r"why|refund|cancel\w*|book\w*|money|thank\w*|take|show|tell|help|code|name|is\s+there|are\s+there|"
+                           r"(?:has|have|did)\s+(?:anyone|anybody|someone|somebody|you))\b", re.I)
 
 # a statement that names a place and asks nothing is news, not a walk ("I'm in the dinosaur hall
 # now, the sensor's bleeping again", "the cafe's run out of ice lollies apparently"): no question,
@@ -280,6 +286,16 @@ class Chooser:
             idle = bool(ranked) and ranked[0].score < self.cfg.suggest
             return name if idle and self.understanding.out_of_scope(rest) < self.cfg.suggest else None
         return None
+
+    def stop_said(self, text: str) -> bool:
+        """A clause that only says stop among others that ask for nothing ("Actually, forgive me, stop
+        there, I've changed my mind.", "Oh, I'm so sorry, never mind, I've just spotted my husband")."""
+        clauses = [c for c in re.split(r"[,.;!?]+", text) if c.strip()]
+        stops = [c for c in clauses if STOP_CLAUSE.search(c)]
+        others = [c for c in clauses if not STOP_CLAUSE.search(c) and len(c.split()) > 1]
+        if not stops or len(clauses) < 2 or find_codes(text) or TO_SOMEONE_ELSE.search(text):
+            return False  # "nah the gift shop's a total rip off, don't bother" is said to the others
+        return not any(ASKS_SOMETHING.search(c) or REMARK.search(c) for c in others)  # "Oh, the wifi's back on my phone"
 
     def _news_after(self, name: str, head: str, rest: str, ranked: List[Meaning]) -> bool:
         """Thanks, a goodbye or a stop (said with a word of stopping, not only "hang on") and then

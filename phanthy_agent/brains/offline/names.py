@@ -34,7 +34,7 @@ _NAME = rf"({_NAME_WORD}(?:\s+(?:(?:van|von|der|den|de|da|di|du|del|della|la|le|
 _FILLERS = r"(?:(?i:uh+|um+|umm|erm+|er|uhm|ah)\W+)*"
 _NAME_CUES = [re.compile(p + _FILLERS + _NAME) for p in (
     r"\b(?i:my name is|my name's|name is|name's|i am|i'm|im|this is|it's|it is|under the name(?: of)?|"
-    r"in the name of|name of|(?:sur|last |family )?name(?:\s+is|'s)?:?|under)\s+", r"\b(?i:for|called|named|booked by|by)\s+",
+    r"in the name of|name o[f']|(?:sur|last |family )?name(?:\s+is|'s)?[:,]?|under)\s+", r"\b(?i:for|called|named|booked by|by)\s+",
     r"\b(?i:for|under)\s+the\s+(?=[A-Z]\S*\s+(?i:family|party|group)\b)",  # "for the Nakamura family"
     r"\b(?:Mr|Mrs|Ms|Miss|Dr|Prof|(?i:mister|missus))\.?\s+")]
 # a name a recognizer wrote in lowercase, after a cue no other word follows ("name dubois", "surname
@@ -48,7 +48,7 @@ _LOWER_NAME = re.compile(rf"\b(?i:(?:my\s+|the\s+)?(?:sur|last\s+|family\s+)?nam
 _OWNER = re.compile(rf"({_NAME_WORD})'s\s+(?i:booking|reservation|tickets?|tour)\b")
 # "the Mbeki booking", "Mazur is the name", "we are the family Kowalski"
 _NAMED_AS = re.compile(rf"\b(?i:the)\s+({_NAME_WORD})\s+(?i:booking|reservation|party|group)\b"
-                       rf"|(?<![\w'])({_NAME_WORD})\s+(?i:is\s+the\s+(?:sur|last\s+|family\s+)?name)\b"
+                       rf"|(?<![\w'])({_NAME_WORD})(?:\s+(?i:is)|'s)\s+(?i:the\s+(?:sur|last\s+|family\s+)?name)\b"
                        rf"|\b(?i:the\s+family)\s+({_NAME_WORD})\b")
 # a lone name set off at the end ("..., for myself, Priya") or said next to a code ("R4T8WZ
 # Okafor", "Tanaka, D3M7T")

@@ -151,7 +151,8 @@ class Policy:
         if self.understanding.pattern(text) is None and not GREETING_WAKE.match(text):
             text = past_the_wake_words(text) or text  # "Hey robot, wifi" (not "Hi robot, can you hear me?")
         text = past_the_doubt(text) or text  # "Let's test you. Six tickets please."
-        pattern = self.understanding.pattern(text) or self.chooser.leading_act(text, tools)
+        pattern = self.understanding.pattern(text) or self.chooser.leading_act(text, tools) or \
+            (self._stop_intent() if self.chooser.stop_said(text) else None)
         ranked = self.understanding.rank(text, tools)
         # "I'd like to cancel, the reference is 3FG7H" is the booking's, not a stop
         if self._act_of(pattern, ranked) == "stop" and (pattern is not None or not find_codes(text) and
