@@ -321,7 +321,7 @@ class Policy:
         if not kept or len(kept) == len(", ".join(clauses)):
             return False
         return bool(self.understanding.elsewhere(kept, tools)) or \
-            bool(NEAR_VENUE.search(kept)) and not self.understanding._venue_named(kept, tools)
+            bool(NEAR_VENUE.search(kept)) and not self.understanding.venue_named(kept, tools)
 
     def _frame_for(self, meaning: Meaning, text: str, index: int, tools: Dict[str, dict],
                    ranked: Sequence[Meaning] = ()) -> Frame:

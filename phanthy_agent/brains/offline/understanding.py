@@ -141,7 +141,7 @@ class Understanding:
         return next((Meaning("faq", str(n), 1.0) for n, regexes in self._faq_patterns
                      if any(r.search(text) for r in regexes)), None)
 
-    def _venue_named(self, text: str, tools: Dict[str, dict]) -> bool:
+    def venue_named(self, text: str, tools: Dict[str, dict]) -> bool:
         """Whether the text names the venue or one of its own things (places, FAQ subjects)."""
         own = VENUE_WORDS + [e.id.replace("_", " ") for e in self.faq if e.id] + \
             [v.replace("_", " ") for v in _enums(tools)] + \
@@ -179,7 +179,7 @@ class Understanding:
             rest = [c for c in clauses if not tool_rows.elsewhere.named(_without_names(c))]
             # only a rest that names the venue's own things ("I lost my passport at the airport, what do I
             # do?": the rest is about the passport; "I want to join the library, can you sign me up?")
-            own = rest and len(rest) < len(clauses) and self._venue_named(", ".join(rest), tools)
+            own = rest and len(rest) < len(clauses) and self.venue_named(", ".join(rest), tools)
             ranked = self.rank(", ".join(rest), tools, whole) if own else []
             if ranked and ranked[0].score >= self.cfg.accept:
                 return ranked
@@ -310,7 +310,7 @@ class Understanding:
             return ""
         clauses = _clauses(text)
         rest = [c for c in clauses if not rows.elsewhere.in_scope_named(self.normalized(c))]
-        if rest and len(rest) < len(clauses) and self._venue_named(", ".join(rest), tools):
+        if rest and len(rest) < len(clauses) and self.venue_named(", ".join(rest), tools):
             return ""  # "my bus leaves at six, what time does the museum close today?": context
         own = [t for r in (self._static, rows) for (kind, key), t in zip(r.owners, r.texts)
                if (kind, key) == (meaning.kind, meaning.key)]
