@@ -216,7 +216,7 @@ def test_small_talk_and_stop_patterns_cover_everyday_ways_and_no_request(brain, 
 
 
 def test_matching_reads_text_speak_and_accents_but_the_arguments_keep_what_was_said():
-    from phanthy_agent.brains.offline.understanding import normalized
+    from phanthy_agent.brains.offline.spoken import normalized
     assert normalized("wat r ur functions pls") == "what are your functions please"
     assert normalized("Café, 2moro?") == "Cafe, tomorrow?"
     assert normalized("Rory's U-boat") == "Rory's U-boat", "only whole words"

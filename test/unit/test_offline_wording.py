@@ -3,8 +3,8 @@ British and Irish speech written as said, remarks, facts about the world. Pure r
 
 import pytest
 
-from phanthy_agent.brains.offline.choice import REMARK, WORD_OR_HISTORY, WORLD_FACT
-from phanthy_agent.brains.offline.understanding import HESITATION, normalized
+from phanthy_agent.brains.offline.wording import REMARK, WORD_OR_HISTORY, WORLD_FACT
+from phanthy_agent.brains.offline.spoken import HESITATION, normalized
 
 
 @pytest.mark.parametrize("text, plain", [

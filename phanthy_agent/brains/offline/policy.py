@@ -29,7 +29,8 @@ from .config import FaqEntry, Intent, IntentsFile
 from .conversation import BUILTINS, Call, Segment, flatten, segments
 from .addressee import (after_the_pause, before_the_remark, past_the_doubt, past_the_wake_words, said_to_someone_else, turned_to_robot,
                         without_asides)
-from .choice import ESCORT, NEAR_VENUE, WHERE, Chooser
+from .choice import Chooser
+from .wording import ESCORT, NEAR_VENUE, WHERE
 from .plan import Frame, Next, Planner
 from .slots import NO, YES, answer, fill, loose_phrase, request_slots
 from .codes import find_codes

@@ -44,7 +44,8 @@ from .config import FaqEntry, IntentsFile
 from .elsewhere import Elsewhere, phrase_pattern
 from .codes import find_codes
 from .names import find_names, spelling_said
-from .values import plain, unlocated
+from .spoken import ENDEARMENT, HESITATION, normalized
+from .values import unlocated
 
 log = logging.getLogger(__name__)
 
@@ -64,11 +65,6 @@ ADDRESS = re.compile(r"^\W*(?:(?:(?:hey|hi|hiya|hello|hallo|oi|yo)(?:\s+there)?|
                      r"good\s+(?:morning|afternoon|evening)|um+|uh+|erm?|(?:mister\s+|mr\.?\s+)?robot)\b[\s,.!?;:-]*)+",
                      re.I)
 ADDRESSED_WORDS = 3  # what follows an address is ranked alone when it has this many words
-# a term of endearment said to the robot ("what are your opening times, pet?", "thanks, love"):
-# "pet" named a pet shop, elsewhere
-ENDEARMENT = re.compile(r"(?:,\s*|\s+)(?:pet|petal|love|duck|hen|chuck|mate|pal|dear|my\s+dear)\s*(?=[,.!?]|$)", re.I)
-# a hesitation ("hang on erm actually don't bother", "uh a booking for Nakamura"): no word of the request
-HESITATION = re.compile(r"(?<![\w'-])(?:u+h+m*|u+m+|e+r+m+|e+r+)(?![\w'-])[,.]*\s*", re.I)
 # a question what a place holds: the place named "in the ..." is its subject
 CONTENTS = re.compile(r"^\W*(?:is\s+there|are\s+there|have\s+you\s+got|do\s+you\s+have|which|what)\b[^?.!]*\bin\s+(?:the|your)\b", re.I)
 VENUE_HERE = re.compile(r"\b(?:in|inside|at|around|within)\s+(?:the|this|your)\s+(?:museum|building)\b", re.I)
@@ -355,37 +351,6 @@ class Understanding:
             examples += [e for e in (first, name.replace("_", " ")) if e]
             rows += [("tool", name, e) for e in examples]
         return rows
-
-
-# what a kiosk's typists write for common words ("wat r ur functions", "pls", "2moro")
-TEXT_SPEAK = {"u": "you", "r": "are", "ur": "your", "ya": "you", "pls": "please", "plz": "please",
-              "thx": "thanks", "ty": "thank you", "wat": "what", "wot": "what", "wats": "what's",
-              "wen": "when", "whr": "where", "wer": "where", "wheres": "where's", "whats": "what's", "b4": "before", "2day": "today",
-              "2moro": "tomorrow", "2morrow": "tomorrow", "tmrw": "tomorrow", "2nite": "tonight", "nvm": "never mind",
-              "gr8": "great", "cya": "see you", "im": "I'm", "dont": "don't", "cant": "can't",
-              "wanna": "want to", "gonna": "going to", "gimme": "give me", "lemme": "let me",
-              "abt": "about", "tix": "tickets", "pic": "picture", "pics": "pictures", "n": "and",
-              "msg": "message", "bc": "because", "cuz": "because", "coz": "because", "rn": "right now",
-              # British and Irish speech as it is written down ("Can yer help us wi' owt?", "What can ye
-              # dae?", "Tek us t' caff", "Where's the lav?", "Am ah allowed tae take photies?")
-              "ye": "you", "yer": "you", "youse": "you", "owt": "anything", "nowt": "nothing", "summat": "something",
-              "dae": "do", "d'ye": "do you", "d'ya": "do you", "wi'": "with", "tae": "to", "t'": "to the", "tek": "take",
-              "gerrus": "get us", "oot": "out", "caff": "cafe", "lav": "toilet", "lavvy": "toilet", "bogs": "toilets",
-              "netty": "toilet", "netties": "toilets", "photies": "photos", "bairn": "child", "bairns": "children",
-              "awright": "alright"}
-_TEXT_SPEAK = re.compile(r"(?<![\w'-])(" + "|".join(sorted(TEXT_SPEAK, key=len, reverse=True)) + r")(?![\w'-])", re.I)
-
-
-_ELONGATED = re.compile(r"([a-z])\1{2,}", re.I)  # "thank youuu", "sooo cool"
-_DIGIT_WORD = re.compile(r"\b([24])\s+(?=the\b)")  # "take me 2 the giftshop", "tickets 4 the tour"
-
-
-def normalized(text: str) -> str:
-    """For matching only (the arguments are read from what was said): without accents ("café"
-    is the examples' "cafe") and with text speak spelled out ("wat r ur functions")."""
-    text = _DIGIT_WORD.sub(lambda m: "to " if m.group(1) == "2" else "for ", plain(text))
-    text = _ELONGATED.sub(lambda m: m.group(1) * (2 if m.group(1).lower() in "eolst" else 1), text)
-    return _TEXT_SPEAK.sub(lambda m: TEXT_SPEAK[m.group(1).lower()], text)
 
 
 def _clauses(text: str) -> List[str]:

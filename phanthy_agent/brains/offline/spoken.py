@@ -1,0 +1,49 @@
+"""The visitor's words as they are written down, read plainly for matching.
+
+A recognizer or a kiosk's typist writes hesitations ("erm"), terms of endearment ("thanks, love"),
+text speak ("wat r ur functions") and British and Irish speech as said ("Can yer help us wi' owt?").
+`normalized` spells them out for matching only: the arguments are read from what was said.
+Pure: no ROS, no model.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .values import plain
+
+# a term of endearment said to the robot ("what are your opening times, pet?", "thanks, love"):
+# "pet" named a pet shop, elsewhere
+ENDEARMENT = re.compile(r"(?:,\s*|\s+)(?:pet|petal|love|duck|hen|chuck|mate|pal|dear|my\s+dear)\s*(?=[,.!?]|$)", re.I)
+# a hesitation ("hang on erm actually don't bother", "uh a booking for Nakamura"): no word of the request
+HESITATION = re.compile(r"(?<![\w'-])(?:u+h+m*|u+m+|e+r+m+|e+r+)(?![\w'-])[,.]*\s*", re.I)
+
+# what a kiosk's typists write for common words ("wat r ur functions", "pls", "2moro")
+TEXT_SPEAK = {"u": "you", "r": "are", "ur": "your", "ya": "you", "pls": "please", "plz": "please",
+              "thx": "thanks", "ty": "thank you", "wat": "what", "wot": "what", "wats": "what's",
+              "wen": "when", "whr": "where", "wer": "where", "wheres": "where's", "whats": "what's", "b4": "before", "2day": "today",
+              "2moro": "tomorrow", "2morrow": "tomorrow", "tmrw": "tomorrow", "2nite": "tonight", "nvm": "never mind",
+              "gr8": "great", "cya": "see you", "im": "I'm", "dont": "don't", "cant": "can't",
+              "wanna": "want to", "gonna": "going to", "gimme": "give me", "lemme": "let me",
+              "abt": "about", "tix": "tickets", "pic": "picture", "pics": "pictures", "n": "and",
+              "msg": "message", "bc": "because", "cuz": "because", "coz": "because", "rn": "right now",
+              # British and Irish speech as it is written down ("Can yer help us wi' owt?", "What can ye
+              # dae?", "Tek us t' caff", "Where's the lav?", "Am ah allowed tae take photies?")
+              "ye": "you", "yer": "you", "youse": "you", "owt": "anything", "nowt": "nothing", "summat": "something",
+              "dae": "do", "d'ye": "do you", "d'ya": "do you", "wi'": "with", "tae": "to", "t'": "to the", "tek": "take",
+              "gerrus": "get us", "oot": "out", "caff": "cafe", "lav": "toilet", "lavvy": "toilet", "bogs": "toilets",
+              "netty": "toilet", "netties": "toilets", "photies": "photos", "bairn": "child", "bairns": "children",
+              "awright": "alright"}
+_TEXT_SPEAK = re.compile(r"(?<![\w'-])(" + "|".join(sorted(TEXT_SPEAK, key=len, reverse=True)) + r")(?![\w'-])", re.I)
+
+
+_ELONGATED = re.compile(r"([a-z])\1{2,}", re.I)  # "thank youuu", "sooo cool"
+_DIGIT_WORD = re.compile(r"\b([24])\s+(?=the\b)")  # "take me 2 the giftshop", "tickets 4 the tour"
+
+
+def normalized(text: str) -> str:
+    """For matching only (the arguments are read from what was said): without accents ("café"
+    is the examples' "cafe") and with text speak spelled out ("wat r ur functions")."""
+    text = _DIGIT_WORD.sub(lambda m: "to " if m.group(1) == "2" else "for ", plain(text))
+    text = _ELONGATED.sub(lambda m: m.group(1) * (2 if m.group(1).lower() in "eolst" else 1), text)
+    return _TEXT_SPEAK.sub(lambda m: TEXT_SPEAK[m.group(1).lower()], text)
