@@ -184,7 +184,15 @@ SETS = {"original": "paraphrases.yaml", "heldout": "paraphrases_heldout.yaml", "
         "blind108": "paraphrases_blind108.yaml",
         "blind109": "paraphrases_blind109.yaml",
         "blind110": "paraphrases_blind110.yaml",
-        "blind111": "paraphrases_blind111.yaml"}
+        "blind111": "paraphrases_blind111.yaml",
+        "blind112": "paraphrases_blind112.yaml",
+        "blind113": "paraphrases_blind113.yaml",
+        "blind114": "paraphrases_blind114.yaml",
+        "blind115": "paraphrases_blind115.yaml",
+        "blind116": "paraphrases_blind116.yaml",
+        "blind117": "paraphrases_blind117.yaml",
+        "blind118": "paraphrases_blind118.yaml",
+        "blind119": "paraphrases_blind119.yaml"}
 
 
 def load_set(name, brain):

@@ -28,7 +28,8 @@ APART = {name: heldout_cases(ROOT / "bench" / f"paraphrases_{name}.yaml", [e.id 
                       "blind38", "blind39", "blind40", "blind41", "blind42", "blind43", "blind44", "blind45", "blind46", "blind47", "blind48", "blind49", "blind50", "blind51", "blind52", "blind53", "blind54", "blind55", "blind56", "blind57", "blind58", "blind59", "blind60", "blind61", "blind62", "blind63", "blind64", "blind65", "blind66", "blind67", "blind68", "blind69", "blind70", "blind71", "blind72", "blind73", "blind74", "blind75", "blind76", "blind77", "blind78", "blind79", "blind80", "blind81", "blind82", "blind83", "blind84", "blind85", "blind86", "blind87",
                       "blind88", "blind89", "blind90", "blind91", "blind92", "blind93", "blind94", "blind95",
                       "blind96", "blind97", "blind98", "blind99", "blind100", "blind101", "blind102", "blind103",
-                      "blind104", "blind105", "blind106", "blind107", "blind108", "blind109", "blind110", "blind111")}
+                      "blind104", "blind105", "blind106", "blind107", "blind108", "blind109", "blind110", "blind111",
+                      "blind112", "blind113", "blind114", "blind115", "blind116", "blind117", "blind118", "blind119")}
 HELDOUT = APART["heldout"]
 ORIGINAL = original_cases(ROOT / "bench" / "paraphrases.yaml")
 EXTRA_TOPICS = {"answer:parking", "answer:t_rex", "answer:dinosaur_hall_exhibits", "answer:space_gallery_exhibits",
