@@ -212,3 +212,19 @@ def test_a_look_up_said_as_one_looks_up_and_never_cancels(brain, text):  # noqa:
     converse(brain, ex, [text])
     assert [c.args for c in ex.calls("get_booking")] == [{"name": "Ada Lovelace", "code": "K7P2QD"}]
     assert not ex.calls("cancel_booking")
+
+
+@pytest.mark.parametrize("text", ["Besides the T. rex, what else is in the dinosaur hall?",
+                                  "Is there more to see in the dinosaur hall apart from the T. rex?"])
+def test_an_exhibit_set_beside_the_question_is_not_its_subject(brain, text):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, [text])
+    assert said(ex) == [next(e.answer.strip() for e in brain.faq if e.id == "dinosaur_hall")]
+
+
+@pytest.mark.parametrize("text, intent", [("Really appreciate that, mate.", "thanks"), ("logging off now, ta", "goodbye"),
+                                          ("later robot", "goodbye"), ("list your skills", "help"),
+                                          ("what functions have you got", "help"), ("Abort that!", "stop"),
+                                          ("Freeze, robot!", "stop")])
+def test_thanks_goodbyes_help_and_stops_in_a_gadgets_words(brain, text, intent):  # noqa: F811
+    assert brain.policy.understanding.pattern(text) == intent

@@ -3,7 +3,7 @@ else, and the talk among visitors that is no request."""
 
 import pytest
 
-from phanthy_agent.brains.offline.addressee import (after_the_pause, before_the_remark, past_the_doubt, past_the_wake_words,
+from phanthy_agent.brains.offline.addressee import (after_the_pause, asked_as_a_question, before_the_remark, past_the_doubt, past_the_wake_words,
                                                     said_to_someone_else, turned_to_robot, without_asides)
 
 pytestmark = pytest.mark.unit
@@ -202,3 +202,40 @@ def test_a_request_near_a_booking_made_or_a_meeting_is_the_robots(text):
 @pytest.mark.parametrize("text", ["Goodbye, see you in the morning", "Bye for now, see you at the next members' preview."])
 def test_a_goodbye_to_the_robot_with_see_you_is_the_robots(text):
     assert not said_to_someone_else(text)
+
+
+@pytest.mark.parametrize("text", ["Chérie, on prend un café after the dinosaurs?",
+                                  "Hello, it's Mrs Okoye, just letting you know the coach is here.",
+                                  "I'm by the space bit, the signal is awful in here.",
+                                  "Right, the space gallery first, then lunch, then home.", "We do the gift shop after the tour, deal?",
+                                  "Don't worry, I got the tour tickets this morning, it's sorted.",
+                                  "We're just waiting for the others, they're in the toilets.",
+                                  "I'll get the drinks, you find us a table.", "...and then the guide just walked off, honestly",
+                                  "Remember when the cafe was upstairs?",
+                                  "Wait, I'll ask the robot in a minute.", "Who's got Oscar? I thought he was with you.",
+                                  "Oh for goodness sake",
+                                  "I'm trying to find the toilets on the map, hang on", "Stop nagging, I've got the booking code",
+                                  "Don't you dare climb on that, Ollie", "If the cafe's shut again I'll complain, I swear"])
+def test_a_call_a_plan_a_story_or_a_child_looked_for_is_said_to_someone_else(text):
+    assert said_to_someone_else(text)
+
+
+@pytest.mark.parametrize("text", ["Can you hear me over the noise? Take us to the cafe, please.",
+                                  "What time is the space tour? He's been on about it for days",
+                                  "My daughter won't stop crying, where are the toilets?", "Does the wifi reach the cafe or nah",
+                                  "Can we do the space tour at two? We've got an hour to kill.",
+                                  "Book the dinosaur tour for four, and don't you dare lose it"])
+def test_a_question_put_to_the_robot_before_talk_about_others_stays_the_robots(text):
+    assert not said_to_someone_else(text)
+
+
+def test_an_echo_of_what_someone_said_is_no_question_put_to_the_robot():
+    assert before_the_remark("The tour was how long? Wow, we should have skipped it.") == ""
+    assert before_the_remark("How long is the tour? He gets bored fast, honestly.") == "How long is the tour?"
+
+
+@pytest.mark.parametrize("text, asked", [("I've lost my hat - is there a lost property", True), ("can the coach wait outside", True),
+                                         ("any toilets on this floor", True), ("The tickets were how much", False),
+                                         ("So the tour was two hours", False)])
+def test_a_question_is_told_from_an_echo_by_its_wording(text, asked):
+    assert asked_as_a_question(text) == asked

@@ -3,7 +3,7 @@ British and Irish speech written as said, remarks, facts about the world. Pure r
 
 import pytest
 
-from phanthy_agent.brains.offline.wording import REMARK, WORD_OR_HISTORY, WORLD_FACT
+from phanthy_agent.brains.offline.wording import REMARK, SERVES_THE_VENUE, WORD_OR_HISTORY, WORLD_FACT
 from phanthy_agent.brains.offline.spoken import HESITATION, normalized
 
 
@@ -42,3 +42,36 @@ def test_facts_about_the_world_are_the_worlds(text):
                                   "What is open today?", "How much are the tickets?", "Can we see the T. rex?"])
 def test_questions_about_the_venue_are_not_facts_about_the_world(text):
     assert not WORLD_FACT.search(text) and not WORD_OR_HISTORY.search(text)
+
+
+@pytest.mark.parametrize("text", ["Those fossils looked smaller on the website.", "Blimey, these tickets are pricey",
+                                  "Ich glaube, the space gallery was bigger before", "The cafe seemed busier last time."])
+def test_a_remark_on_how_a_thing_looked_or_was_is_a_remark(text):
+    assert REMARK.search(text)
+
+
+@pytest.mark.parametrize("text", ["What time does it get dark on Saturday?", "Do the clocks change this weekend?",
+                                  "Is it a bank holiday tomorrow?", "When do the shops shut round here?",
+                                  "Who stole the famous painting back in the sixties?"])
+def test_the_towns_calendar_the_sky_and_old_stories_are_the_worlds(text):
+    assert WORLD_FACT.search(text)
+
+
+@pytest.mark.parametrize("text", ["Which buses stop by the museum?", "What bus goes back into town from here?",
+                                  "Is there a bus stop nearby?", "Does the 12 stop outside?", "Where can our coach drop us off?"])
+def test_the_buses_that_serve_the_venue_are_the_venues(text):
+    assert SERVES_THE_VENUE.search(text)
+
+
+@pytest.mark.parametrize("text", ["Which bus goes to the hospital?", "Where is the bus station?", "How much is a bus ticket?",
+                                  "Which bus goes to the airport from here?", "Where is the nearest stop for the 14?"])
+def test_a_bus_elsewhere_is_not_the_venues(text):
+    assert not SERVES_THE_VENUE.search(text)
+
+
+@pytest.mark.parametrize("text, plain", [
+    ("Two tickets, bitte", "Two tickets, please"), ("Cancel it, s'il vous plaît", "Cancel it, please"),
+    ("Grazie mille, robot", "thanks, robot"), ("Auf Wiedersehen!", "goodbye!"), ("Guten Tag, where is the cafe?", "hello, where is the cafe?"),
+])
+def test_politeness_from_abroad_is_read_as_the_english_word(text, plain):
+    assert normalized(text).lower() == plain.lower()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from .codes import find_codes
+from .wording import QUESTION
 
 CLAUSE_END = re.compile(r"[.!?;,]+\s*")  # where a clause ends, for an act said before small talk
 
@@ -18,11 +19,11 @@ CLAUSE_END = re.compile(r"[.!?;,]+\s*")  # where a clause ends, for an act said 
 TO_SOMEONE_ELSE = re.compile(
     r"^\W*(?:(?:oh|hi|hey|hiya|hello|yes|yeah|yep|si|sí|ja|oui|tak|look|wow|ooh|quick|come\s+on)\W+)*(?:mum|mummy|mom|mommy|mam|dad|daddy|papa|kids|"
     r"children|guys|grandma|granny|nana|grandpa|grandad|granddad|darling|honey|sweetie|mama|mamá|papá|oma|opa|nonna|"
-    r"nonno|abuela|abuelo|babcia|dziadek|mamie|papi)\b(?!\s*(?:needs|wants|is|has|says|can't|cannot|doesn't|uses|would|lost|left|dropped|forgot|"
+    r"nonno|abuela|abuelo|babcia|dziadek|mamie|papi|cherie|chérie|schatz|cariño|carino|amore|tesoro|kochanie)\b(?!\s*(?:needs|wants|is|has|says|can't|cannot|doesn't|uses|would|lost|left|dropped|forgot|"
     r"and|s|'s|uses|isn't|hasn't)\b)"
     # visitors talking among themselves or about the robot: "did you lock the car?", "shall we get the
     # bus home?", "she said Tuesday", "I told you we should've come earlier", "this robot is so weird"
-    r"|\b(?:did\s+you\s+(?:remember|see|hear|bring|pack|lock|get|grab|buy|pick\s+up)\s+(?!(?:me|us|my|our)\b)|where\s+did\s+you\s+(?:put|leave)|can\s+you\s+believe|shall\s+we|we\s+should(?:'ve|"
+    r"|\b(?:did\s+you\s+(?:remember|see|hear|bring|pack|lock|get|grab|buy|pick\s+up)\s+(?!(?:me|us|my|our)\b)|where\s+did\s+(?:you|we)\s+(?:put|leave|park)|can\s+you\s+believe|shall\s+we|we\s+should(?:'ve|"
     r"\s+have)|let'?s\s+(?!see\b)(?!not\b)(?![^.?!]*\b(?:tickets?|places|seats|book\w*)\b)|love\s+you|i\s+told\s+(?:him|her|them|you)|(?:she|he|they)\s+(?:booked|said|told|"
     r"thinks?|wants?(?!\s+to\s+know\b)|forgot)|(?:this|that|the)\s+robot(?:\s+(?:is|was)|'s)|it'?s\s+a\s+robot|hurry\s+up)\b"
     # a child or a group spoken to ("don't touch that, sweetie", "okay everyone, stay together"), a
@@ -34,7 +35,7 @@ TO_SOMEONE_ELSE = re.compile(
     r"\bi(?:'ll|\s+will)\s+(?:call|ring|phone|text|message)\s+(?:you|him|her|them)\b|\bor\s+did\s+(?:i|you|we)\b|"
     r"\b(?:she|he)(?:'s|\s+has|\s+is)\s+(?:still|been)\b(?!\s+(?:\w+\s+)?(?:lost|missing|gone|hurt|sick|ill|stuck)\b)|\b\w+'s\s+still\s+(?:in|at)\b|\bi'?ll\s+sort\s+it\b"
     # a child told off, the robot looked at, a remark that asks for agreement ("the tour was good, wasn't it")
-    r"|\bstop\s+(?:pushing|fighting|shoving|hitting|kicking|running|shouting|touching|whining|moaning)\b|"
+    r"|(?<!won't\s)(?<!wont\s)(?<!not\s)(?<!can't\s)\bstop\s+(?:pushing|fighting|shoving|hitting|kicking|running|shouting|touching|whining|moaning|nagging|crying)\b|^\W*don'?t\s+you\s+dare\b|"
     r"\blook\s+at\s+(?:the|that|this)\s+robot\b|\brobot\s+thing\b|\b(?:wasn'?t|isn'?t|weren'?t|aren'?t)\s+(?:it|they|there)\W*$"
     # a child's own things and family ("where's your coat gone", "where did your dad go"), a meeting arranged
     r"|\byour\s+(?:other\s+)?(?:coat|jacket|shoes?|bag|handbag|rucksack|backpack|purse|pocket|shoelaces|laces|hat|scarf|gloves?|jumper|hoodie|cardigan|hands|face|nose|teddy|"
@@ -129,12 +130,28 @@ TO_SOMEONE_ELSE = re.compile(
     r"|^(?!\W*(?:(?:ok(?:ay)?|right|thanks|thank\s+you)\W+)*(?:bye|goodbye|good\s*bye|cheerio|ta[\s-]*ra|farewell)\b)"
     r"[^?]*\bsee\s+(?:you|ya|yer|ye|u)\s+(?:in|at|by|outside|near)\s+the\b(?![^?]*\?)"
     r"|\bmeet\s+(?:us|me)\s+(?:by|at|in|outside|near)\s+the\b(?![^?]*(?:\?|\b(?:can|could|will|would)\s+(?:you|u)\b))"
-    r"|^\W*(?:(?:hi|hiya|hello|no|yeah|yes)\W+)+(?:(?:the|our|my)\s+)?(?:\w+\s+)?tour(?:'s|\s+is)\s+at\b(?![^?]*\?)", re.I)
+    r"|^\W*(?:(?:hi|hiya|hello|no|yeah|yes)\W+)+(?:(?:the|our|my)\s+)?(?:\w+\s+)?tour(?:'s|\s+is)\s+at\b(?![^?]*\?)"
+    # a call ("Hi, it's Mr Dawson, just letting you know we've arrived", "the signal's terrible in
+    # here", "Pronto? Sì, ..."), a plan agreed ("the cafe after this, then the space bit, then home",
+    # "after the space gallery we do lunch, then the gift shop, deal?"), a booking or the others told
+    # about ("I booked the dinosaur tour for us, it's sorted", "we're just waiting on the others"),
+    # chores shared ("I'll grab the coffees, you find us a seat"), a story told ("...and then the T.
+    # rex just stared at me"), memories ("remember when the gift shop was just a table?"), the robot
+    # spoken of ("I'll ask the robot in a sec"), a child looked for ("Who's got Mia?"), an
+    # exclamation ("Oh, for crying out loud"), a threat sworn ("..., I swear")
+    r"|\bjust\s+letting\s+(?:you|u)\s+know\b|\bsignal(?:'s|\s+is)\s+(?:\w+\s+)?(?:terrible|bad|awful|rubbish|poor|weak|dreadful)\b(?![^?]*\?)"
+    r"|^\W*pronto\b|\bthen\s+home\b|,\s*deal\s*\?\s*$|(?<!can\s)(?<!could\s)(?<!shall\s)(?<!should\s)\bwe\s+do\s+(?:lunch|dinner)\b"
+    r"|\b(?:it'?s|all)\s+sorted\b(?![^?]*\?)|\b(?:we'?re|i'?m)\s+(?:just\s+)?waiting\s+(?:on|for)\s+the\s+others\b"
+    r"|\bi'?ll\s+(?:grab|get)\s+the\s+\w+\s*,\s*you\b|^\W*(?:\.\.\.|\u2026)\s*and\s+then\b|^\W*and\s+then\s+(?:she|he|they)\s+said\b"
+    r"|^\W*(?:do\s+you\s+)?remember\s+when\b"
+    r"|\bi'?ll\s+(?:ask|tell)\s+the\s+robot\b|\bwho'?s\s+got\s+(?-i:[A-Z][a-z]+)\b"
+    r"|^\W*(?:oh\W+)?for\s+(?:crying\s+out\s+loud|goodness'?\s*sakes?|god'?s\s+sake|heaven'?s\s+sake|pete'?s\s+sake)\W*$"
+    r"|,\s*i\s+swear\W*$|\btrying\s+to\s+find\s+[^?]*\bon\s+the\s+map\b", re.I)
 
 # the robot asked first thing ("can you take us to the dinosaur hall, he's been going on about it"):
 # what follows about someone else is the reason, not talk to them
 ASKS_FIRST = re.compile(r"^\W*(?:(?:hey|hi|hello|excuse\s+me|sorry|um|uh|er|so|ok|okay|robot|please)\W+)*"
-                        r"(?:(?:can|could|would|will)\s+(?:you|u)|(?:can|could|may)\s+(?:i|we))\b(?!\s+believe\b)", re.I)
+                        r"(?:(?:can|could|would|will)\s+(?:you|u)|(?:can|could|may)\s+(?:i|we))\b(?!\s+(?:believe|hear\s+me)\b)", re.I)
 
 
 def said_to_someone_else(text: str) -> bool:
@@ -150,7 +167,8 @@ def said_to_someone_else(text: str) -> bool:
     # wi-fi? He's been trying for ten minutes"): the reason, not talk to them
     asked = text.find("?")
     if 0 < asked < said.start() and len(text[:asked].split()) >= 3 and len(text[asked + 1:].split()) >= 2 and \
-            not TO_SOMEONE_ELSE.search(text[:asked + 1]):
+            not TO_SOMEONE_ELSE.search(text[:asked + 1]) and asked_as_a_question(text[:asked]) and \
+            not re.search(r"\bhear\s+me\b", text[:asked], re.I):  # a call: "Can you hear me? I'm in the ..."
         return False  # not "the booking? your brother has the code on his phone", "are you at the entrance? Over."
     # ... or asked in a later clause after talk about someone ("My husband made the reservation and
     # he's still parking the car, can you look it up?"); not when someone was spoken to first
@@ -183,7 +201,15 @@ def before_the_remark(text: str) -> str:
     question, rest = found.groups()
     if "?" in rest or ASKS_SOMETHING.search(rest) or TO_SOMEONE_ELSE.search(question) or find_codes(rest):
         return ""
-    return question
+    # said as a question ("What's on ...?"), not an echo ("The tickets were how much? Blimey, ...")
+    return question if asked_as_a_question(question[:-1]) else ""
+
+
+def asked_as_a_question(text: str) -> bool:
+    """Whether one of the text's clauses is worded as a question ("I've lost my scarf - is there a
+    lost property"), not an echo ("The tickets were how much")."""
+    return any(ASKS_SOMETHING.search(part) or QUESTION.search(part) or re.match(r"\W*any(?:thing|where|one|body)?\b", part, re.I)
+               for part in re.split(r"[,;:\u2014\u2013]+|\s-\s", text))
 
 
 # the robot addressed after a sentence said to someone else ("Nana, say the name slowly. Robot,

@@ -31,7 +31,7 @@ from .wording import (
     QUESTION, ASKS_WHETHER, ASKS_ABOUT, ASKS_MAY, ABOUT_THE_WORLD, WORLD_FACT, WORD_OR_HISTORY, STOP_WORD,
     STOP_CLAUSE, CALLED_BY_NAME, NOT_NAMES, TO_A_STRANGER, OUTSIDE_VENUE, NEAR_VENUE, VENUE_SERVICE, ESCORT,
     WHERE, BARE_FILLER, TARGET_TIME, WANTS, OWN, ASKED_OF_ROBOT, ASKED_FOR, REMARK, ASKS_ANYTHING, GOING,
-    LEADING_FILLER,
+    LEADING_FILLER, SERVES_THE_VENUE,
 )
 
 
@@ -279,6 +279,8 @@ class Chooser:
         if best.kind != "faq" or not (OUTSIDE_VENUE.search(text.lower()) or NEAR_VENUE.search(text)):
             return False
         entry = self.understanding.faq[int(best.key)]
+        if SERVES_THE_VENUE.search(text):
+            return False  # "is there a bus stop near the museum?": the venue's own buses
         if OUTSIDE_VENUE.search(text.lower()):
             return not re.search(r"\boutside\b", entry.answer)  # "which bus stops outside the museum?"
         if not entry.id:

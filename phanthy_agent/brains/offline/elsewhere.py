@@ -45,14 +45,16 @@ class Elsewhere:
 
     def named(self, text: str) -> str:
         """The first word or phrase of the list the utterance names ("" for none); not in a
-        reason given for the request ("because our train was late, could we have a refund?")."""
+        reason given for the request ("because our train was late, could we have a refund?", "...
+        before we head for the train")."""
         if self._regex is None or not text:
             return ""
         found = self._regex.search(_asked(text))
         return found.group(0).lower() if found else ""
 
 
-REASON = re.compile(r"\b(?:because|cause|'cause|since)\b[^,.;!?]*", re.I)
+# a reason or the time left ("because our train was late", "before we head for the train")
+REASON = re.compile(r"\b(?:because|cause|'cause|since|before\s+(?:we|i|our|my)\b)[^,.;!?]*", re.I)
 
 
 def _asked(text: str) -> str:

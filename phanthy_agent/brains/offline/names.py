@@ -21,7 +21,10 @@ NAME_STOP = {"I", "Im", "My", "The", "A", "An", "Hi", "Hello", "Hey", "Thanks", 
              "Surname", "Ref", "Reference", "Member", "Hmm", "Um", "Uh", "Move", "Change", "Check", "Swap",
              "Switch", "Reschedule", "Rebook", "Find", "Look", "Scrap", "Confirm", "Give", "Get", "Put", "Sign",
              "Reserve", "Pull", "Expenses", "Er", "Erm", "Reservation", "Mister", "Missus", "Dinosaur", "Space", "Tour",
-             "Morning", "Afternoon", "Evening", "Earlier", "Later"}
+             "Morning", "Afternoon", "Evening", "Earlier", "Later", "Like",
+             # days and months ("we booked the dinosaur tour for Saturday, right?")
+             "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "January", "February",
+             "March", "April", "June", "July", "August", "September", "October", "November", "December"}
 
 # a capitalized word, with the capitals and joins names have: O'Brien, Al-Sayed, McDonald
 # with the accented letters of names ("Hans Müller", "Zielińska", "Łukasz": Latin Extended-A, whose
@@ -72,7 +75,7 @@ _SELF_NAMED = re.compile(rf"^\W*(?:(?i:hi|hello|hey|yes|yeah|ok|okay)\W+)*({_NAM
 def _before_a_code(text: str, codes: Sequence[Mention]) -> List[Mention]:
     for code in codes:
         m = _NAME_THEN_CODE.search(text[:code.start])
-        if m and m.group(1) not in NAME_STOP:
+        if m and re.sub(r"'s$", "", m.group(1)) not in NAME_STOP:  # not "Code's M, P, 3, ..."
             return [Mention(m.group(1), m.start(1), m.end(1), m.group(0))]
     return []
 
@@ -109,7 +112,7 @@ def find_names(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
             words = [w for w in m.group(1).split()]
             while words and words[-1] in NAME_STOP:
                 words.pop()
-            if words and words[0] not in NAME_STOP and len(words[0]) > 1:  # "N-G-U-Y-E-N" is spelled
+            if words and re.sub(r"'s$", "", words[0]) not in NAME_STOP and len(words[0]) > 1:  # "N-G-U-Y-E-N" is spelled
                 value = " ".join(words)
                 mention = Mention(value, m.start(1), m.start(1) + len(value), m.group(0))
                 if _free(mention, taken) and _free(mention, found):

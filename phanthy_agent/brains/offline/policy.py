@@ -180,7 +180,9 @@ class Policy:
         if question:  # "How do I get on the wi-fi? He's been trying for ten minutes": the question
             log.info("offline: %r is understood by its question %r", text, question)
             pattern = self.understanding.pattern(question) or self.chooser.leading_act(question, tools)
-            return self._new(question, index, self.understanding.rank(question, tools), pattern, tools)
+            retried = self._new(question, index, self.understanding.rank(question, tools), pattern, tools)
+            # not a greeting said before a question nothing answers ("Hello there, who's the Prime Minister?")
+            return frame if retried.kind == "act" and retried.answer in SOCIAL_ACTS else retried
         return frame
 
     def _answer(self, prev: Frame, asked: str, text: str, index: int, ranked: List[Meaning],
@@ -277,6 +279,10 @@ class Policy:
         bare = self.chooser.bare_place(text, tools)
         if bare is not None:  # "space gallery", "gift shop?"
             return self._frame_for(bare, text, index, tools)
+        tool_does_it = bool(ranked) and ranked[0].kind == "tool" and ranked[0].score >= self.cfg.accept
+        if not tool_does_it and self.chooser.asked_errand(text):  # "Pay for my coffee, robot, ...": not lost property
+            log.info("offline: %r is an errand the robot does not run", text)
+            return Frame("declined", answer="missing_tool", since=index, texts=[text])
         answered = self.understanding.faq_pattern(text)
         if answered is not None and not self.understanding.foreign(text, answered, tools):
             return self._frame_for(answered, text, index, tools)  # "has anyone handed in a blue backpack?"

@@ -34,6 +34,19 @@ TEXT_SPEAK = {"u": "you", "r": "are", "ur": "your", "ya": "you", "pls": "please"
               "gerrus": "get us", "oot": "out", "caff": "cafe", "lav": "toilet", "lavvy": "toilet", "bogs": "toilets",
               "netty": "toilet", "netties": "toilets", "photies": "photos", "bairn": "child", "bairns": "children",
               "awright": "alright"}
+# a visitor's politeness in their own language, said among English words ("Refund bitte, code ...",
+# "Trois billets ..., s'il vous plait", "Arrivederci, have a nice day"): read as the English word
+# (accents are gone by then: "tschuss", "adios")
+FROM_ABROAD = {
+    "please": ["bitte", "por favor", "s'il vous plait", "s'il te plait", "per favore", "per piacere", "prosze",
+               "alstublieft", "lutfen", "kripya"],
+    "thanks": ["danke", "dankeschon", "danke schon", "merci", "merci beaucoup", "gracias", "muchas gracias", "grazie",
+               "grazie mille", "arigato", "arigatou", "domo arigato", "shukriya", "bedankt", "dank je", "spasibo"],
+    "goodbye": ["arrivederci", "au revoir", "tschuss", "tschus", "auf wiedersehen", "sayonara"],
+    "hello": ["hola", "bonjour", "hallo", "namaste", "buongiorno", "buenos dias", "guten tag", "dzien dobry",
+              "konnichiwa"],
+}  # (the intents' own patterns read "obrigada", "tchau tchau", "hasta luego" ... as they are)
+TEXT_SPEAK.update({said: english for english, words in FROM_ABROAD.items() for said in words})
 _TEXT_SPEAK = re.compile(r"(?<![\w'-])(" + "|".join(sorted(TEXT_SPEAK, key=len, reverse=True)) + r")(?![\w'-])", re.I)
 
 

@@ -44,8 +44,10 @@ from .config import FaqEntry, IntentsFile
 from .elsewhere import Elsewhere, phrase_pattern
 from .codes import find_codes
 from .names import find_names, spelling_said
+from .addressee import ASKS_SOMETHING
 from .spoken import ENDEARMENT, HESITATION, normalized
 from .values import unlocated
+from .wording import SERVES_THE_VENUE
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +69,9 @@ ADDRESS = re.compile(r"^\W*(?:(?:(?:hey|hi|hiya|hello|hallo|oi|yo)(?:\s+there)?|
 ADDRESSED_WORDS = 3  # what follows an address is ranked alone when it has this many words
 # a question what a place holds: the place named "in the ..." is its subject
 CONTENTS = re.compile(r"^\W*(?:is\s+there|are\s+there|have\s+you\s+got|do\s+you\s+have|which|what)\b[^?.!]*\bin\s+(?:the|your)\b", re.I)
+# a thing set beside what is asked about ("besides the T. rex", "apart from the rockets")
+SET_BESIDE = re.compile(r"\b(?:besides|apart\s+from|other\s+than|except(?:\s+for)?|aside\s+from|as\s+well\s+as)\s+(?:the\s+|your\s+)?"
+                        r"[\w.'-]+(?:\s+[\w.'-]+){0,2}?(?=\s+(?:in|at|on|up)\b|\s*[,?.!]|\s*$)", re.I)
 VENUE_HERE = re.compile(r"\b(?:in|inside|at|around|within)\s+(?:the|this|your)\s+(?:museum|building)\b", re.I)
 
 
@@ -144,6 +149,17 @@ class Understanding:
             [phrase for i in self.cfg.intents for c in i.slots.values() for phrase in c.aliases]
         return bool(phrase_pattern(own).search(self.normalized(text)))
 
+    def _asked_there(self, text: str, tools: Dict[str, dict], elsewhere: Elsewhere) -> bool:
+        """The sentences naming somewhere else ask and name nothing of the venue's, the others ask
+        nothing and give no code or number: the venue's own thing is a remark after the request
+        ("Where's the nearest cashpoint? Your gift shop's card machine is broken", "Can you take me to
+        the nearest Starbucks? Your cafe is nice but I'm loyal.")."""
+        sentences = [s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s.strip()]
+        there = [s for s in sentences if elsewhere.named(_without_names(s))]
+        rest = " ".join(s for s in sentences if s not in there)
+        return bool(there and rest) and all(ASKS_SOMETHING.search(s) and not self.venue_named(s, tools) for s in there) \
+            and not ASKS_SOMETHING.search(rest) and not re.search(r"\d", rest) and not find_codes(rest)
+
     def _is_act(self, kind: str, key: str) -> bool:
         intent = next((i for i in self.cfg.intents if i.name == key), None) if kind == "intent" else None
         return intent is not None and bool(intent.act)
@@ -169,13 +185,17 @@ class Understanding:
                 return ranked
         text = self.spelled(self.normalized(text), tool_rows)
         clauses = [c for c in _clauses(text[:SPELL_CHARS]) if len(c.split()) >= CLAUSE_WORDS]
-        thing = tool_rows.elsewhere.named(_without_names(text))
+        thing = tool_rows.elsewhere.named(_without_names(text)) if not SERVES_THE_VENUE.search(text) else ""
         if thing:
             # "we've got a train at five, what time does the museum shut?": the rest may still be the venue's
-            rest = [c for c in clauses if not tool_rows.elsewhere.named(_without_names(c))]
-            # only a rest that names the venue's own things ("I lost my passport at the airport, what do I
-            # do?": the rest is about the passport; "I want to join the library, can you sign me up?")
-            own = rest and len(rest) < len(clauses) and self.venue_named(", ".join(rest), tools)
+            every = _clauses(text[:SPELL_CHARS])  # short ones too: "Toilets, quickly please, before the train"
+            rest = [c for c in every if not tool_rows.elsewhere.named(_without_names(c))]
+            # only a rest that names the venue's own things or a booking's code ("I lost my passport at the
+            # airport, what do I do?": the rest is about the passport; "I want to join the library, can you
+            # sign me up?"), unless it only remarks on them after asking for somewhere else
+            own = rest and len(rest) < len(every) and (self.venue_named(", ".join(rest), tools) or
+                                                       _booking_code(", ".join(rest))) and \
+                not self._asked_there(text, tools, tool_rows.elsewhere)
             ranked = self.rank(", ".join(rest), tools, whole) if own else []
             if ranked and ranked[0].score >= self.cfg.accept:
                 return ranked
@@ -197,6 +217,9 @@ class Understanding:
                     if kind in ("intent", "tool") and not self._is_act(kind, key) and score > best[(kind, key)].score:
                         best[(kind, key)] = Meaning(kind, key, float(score), rows.texts[index])
         ranked = sorted(best.values(), key=lambda m: -m.score)
+        if ranked and ranked[0].kind == "elsewhere" and (_booking_code(text[:SPELL_CHARS]) or SERVES_THE_VENUE.search(text)):
+            # "Refund bitte, code ZZ1188": a booking's code; "which bus goes back to the station from here?"
+            ranked = [m for m in ranked if m.kind != "elsewhere"]
         if ranked and ranked[0].kind == "elsewhere":
             log.info("offline: %r is out of scope (like %r, %.2f)", text, ranked[0].example, ranked[0].score)
             return []
@@ -277,10 +300,16 @@ class Understanding:
         "the cafe") and not the best entry's, that entry, if within SUBJECT_MARGIN ("what time
         does the cafe close?" is the cafe's hours, not the museum's)."""
         top = ranked[0]
-        if self._names_entry(top, unlocated(text)):
-            return top
         close = [m for m in ranked[1:] if m.kind == "faq" and m.score >= top.score - SUBJECT_MARGIN]
-        named = next((m for m in close if self._names_entry(m, unlocated(text))), None)
+        aside = SET_BESIDE.sub(" ", text)
+        if aside != text and self._names_entry(top, text) and not self._names_entry(top, aside):
+            # "anything besides the T. rex in the dinosaur hall?": the hall's
+            other = next((m for m in close if self._names_entry(m, aside)), None)
+            if other is not None:
+                return other
+        if self._names_entry(top, unlocated(aside)):
+            return top
+        named = next((m for m in close if self._names_entry(m, unlocated(aside))), None)
         if named is not None:
             return named
         if self._names_entry(top, text) and not CONTENTS.search(text):
@@ -365,6 +394,11 @@ def _codes_written(text: str) -> str:
         if " " in code.text.strip():
             text = text[:code.start] + code.value + text[code.end:]
     return text
+
+
+def _booking_code(text: str) -> bool:
+    """A code of letters and digits, as the venue's bookings have (not a gym's member number)."""
+    return any(re.search(r"[A-Za-z]", c.value) and re.search(r"\d", c.value) for c in find_codes(text))
 
 
 def _without_names(text: str) -> str:

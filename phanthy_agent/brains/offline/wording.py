@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from .spoken import FROM_ABROAD
+
 # a question, not a request: a question word or an auxiliary first ("is it alright if ..."), or "?"
 QUESTION = re.compile(r"^\W*(?:(?:so|and|um|excuse me|sorry|hi|hello)\W+)*(?:what|when|where|which|who|why|how|"
                       r"is|are|am|do|does|did|can|could|may|might|will|would|should|has|have)\b|\?\s*$", re.I)
@@ -62,6 +64,11 @@ WORLD_FACT = re.compile(
     r"(?:\w+\s+)?\w+s\s+(?:see|hear|smell|swim|fly|live|sleep|dream|talk|feel)\b|"
     r"^\W*how\s+(?:long|fast|far|often|high)\s+(?:do|does|did|can|could)\s+(?!(?:i|we|you|u|my|our|your|it|they|the)\b)\w+s\s+\w+|"
     r"\bhow\s+much\s+(?:is|are|was|would)\s+(?:this|that|these|those|the|a)\s+(?:\w+\s+){0,2}worth\b|"
+    # the town's calendar and the sky, not the venue's hours ("What time does it get dark tonight?", "When
+    # do the clocks go back?", "Is it a bank holiday on Monday?", "What time do the shops close?"), the
+    # past of the venue's things ("who nicked the meteorite back in the nineties?")
+    r"\bget\s+dark\b|\bsun\s*(?:set|rise)\b|\bclocks\s+(?:go|change|going)\b|^\W*is\s+(?:it|today|tomorrow|monday|friday)\s+a\s+bank\s+holiday\b|"
+    r"\bthe\s+shops\s+(?:close|shut|open)\b|\bback\s+in\s+the\s+(?:\w+ties|day|\d{2,4}'?s)\b|^\W*who\s+(?:nicked|stole)\b|"
     r"^\W*who\s+(?:won|scored|wrote|painted|sang|directed|composed)\b|\bhow\s+long\s+(?:does|did|would|will)\s+it\s+take\s+to\s+\w+\s+to\b", re.I)
 # a word asked about, or the venue's own history: "how do you spell triceratops?", "define fossil",
 # "what is a fossil?", "who built this museum?", "what year did this museum first open?"
@@ -87,8 +94,9 @@ STOP_CLAUSE = re.compile(r"^\W*(?:(?:oh|ah|no|whoa|woah|just|please|robot|sorry|
                          r"(?:just\s+)?leave\s+it|shut\s+up|don'?t\s+bother|forget\s+(?:i|ah)\s+said\s+(?:anything|owt|that))"
                          r"(?:\W+(?:please|robot|sorry|then|now|thanks))*\W*$", re.I)
 # someone called by name first ("Jake, put the astronaut helmet down", "Tom, is the dino tour on the
-# agenda?"): a capitalized word the venue's files never use, and none of these
-CALLED_BY_NAME = re.compile(r"^\W*([A-Z][a-z]+),\s+(?=\S)")
+# agenda?", "Honestly, Dave, if you make us late ..."): a capitalized word the venue's files never
+# use, and none of these
+CALLED_BY_NAME = re.compile(r"^\W*(?:(?i:honestly|yes|yeah|no|oh|look|ok|okay|right|well|listen|come\s+on)\W+)?([A-Z][a-z]+),\s+(?=\S)")
 NOT_NAMES = {"hello", "hi", "hey", "hiya", "howdy", "yes", "yeah", "yep", "no", "nope", "okay", "ok", "right", "well", "so",
              "sorry", "please", "thanks", "cheers", "ta", "actually", "excuse", "pardon", "oh", "ah", "um", "er", "erm",
              "hmm", "wait", "listen", "look", "quick", "sir", "madam", "great", "perfect", "lovely", "brilliant", "cool",
@@ -100,9 +108,19 @@ NOT_NAMES = {"hello", "hi", "hey", "hiya", "howdy", "yes", "yeah", "yep", "no", 
              # a visitor's own politeness words, from abroad ("Bitte, two adults ...", "Sumimasen, wifi?")
              "bonjour", "hola", "ciao", "hallo", "danke", "merci", "gracias", "bitte", "entschuldigung", "ja", "nein",
              "si", "oui", "sim", "tak", "hai", "scusi", "prego", "grazie", "perdon", "disculpe", "oye", "vale", "bueno",
-             "sumimasen", "onegaishimasu", "arigato", "przepraszam", "prosze", "obrigado", "obrigada", "salida", "ausgang"}
+             "sumimasen", "onegaishimasu", "arigato", "przepraszam", "prosze", "obrigado", "obrigada", "salida", "ausgang"} | {
+    word for said in FROM_ABROAD.values() for phrase in said for word in phrase.split()}
 # the rest of a call said to the robot: a stranger is asked with "please" and thanked
 TO_A_STRANGER = re.compile(r"\b(?:please|pls|thanks|thank\s+you|cheers|ta)\b", re.I)
+# the buses or coaches that serve the venue, which its own answers cover ("which bus stops outside?",
+# "what bus gets me back to the station from here?", "is there a bus stop nearby?"); not a bus
+# elsewhere ("which bus goes to the airport (from here)?"), nor the nearest stop of a bus line
+SERVES_THE_VENUE = re.compile(
+    r"\b(?:bus(?:es)?|coach(?:es)?|tram|number\s+\d+|the\s+\d{1,3})\b[^.?!]{0,40}?\b(?:stops?|stopping|comes?|come\s+by|pass(?:es)?)\s+"
+    r"(?:right\s+)?(?:outside|here|near\s+(?:here|the\s+museum)|nearby|by\s+the\s+museum|at\s+the\s+museum)\b|"
+    r"\bbus\s+stop\s+(?:near\s+(?:here|the\s+museum)|nearby|outside|close\s+by)\b|"
+    r"\b(?:bus|coach)\b[^.?!]{0,30}?\b(?:back\s+(?:to|into|downtown|home)\b[^.?!]{0,25}?\bfrom\s+here|from\s+here\s+back\b)|"
+    r"\bwhere\s+(?:can|do|does|should)\s+(?:the|our|a)\s+coach(?:es)?\s+(?:park|drop|stop|wait)\b", re.I)
 # somewhere near the venue, not in it: "a bookshop around here", "a playground near the museum",
 # "a decent coffee outside the museum"
 OUTSIDE_VENUE = re.compile(r"\boutside\s+(?:the|this)\s+(?:museum|building)\b")
@@ -143,8 +161,8 @@ ASKED_FOR = re.compile(r"\b(?:can|could|would|will)\s+(?:you|u)\b|\bfor\s+me\b",
 # a remark about a place or a tour, a statement that asks nothing ("honestly the gift shop here is
 # overpriced", "the space tour was wonderful, wasn't it?"): no walk there, no booking, no answer
 REMARK = re.compile(r"^\W*(?:(?:tbh|honestly|well|oh|wow|ugh|yeah|man|god|gosh|so|mm+|ha(?:\s+ha)*|i\s+think|i\s+reckon|i\s+must\s+say|"
-                    r"i\s+thought|apparently|look)\W+)*"
-                    r"(?:the|that|this|your)\s+(?:[\w'.-]+\s+){0,5}(?:(?:here\s*)?(?:is|was|were|are|'s|looks?|seems?)\b|[\w.-]+'s\b)"
+                    r"i\s+thought|apparently|look|blimey|crikey|arre|yaar|ich\s+glaube|je\s+pense|je\s+crois|creo\s+que|penso\s+che)\W+)*"
+                    r"(?:the|that|this|these|those|your)\s+(?:[\w'.-]+\s+){0,5}(?:(?:here\s*)?(?:is|was|were|are|'s|looks?|looked|seems?|seemed|felt)\b|[\w.-]+'s\b)"
                     # what a place has got, when a tour goes ("the gift shop's got the same magnets as last
                     # year", "the space tour starts at three so we've got time for lunch")
                     r"|^\W*(?:the|that|this|your)\s+(?:[\w']+\s+){0,3}\w+'s\s+(?:got|been)\b"
