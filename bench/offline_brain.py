@@ -192,7 +192,15 @@ SETS = {"original": "paraphrases.yaml", "heldout": "paraphrases_heldout.yaml", "
         "blind116": "paraphrases_blind116.yaml",
         "blind117": "paraphrases_blind117.yaml",
         "blind118": "paraphrases_blind118.yaml",
-        "blind119": "paraphrases_blind119.yaml"}
+        "blind119": "paraphrases_blind119.yaml",
+        "blind120": "paraphrases_blind120.yaml",
+        "blind121": "paraphrases_blind121.yaml",
+        "blind122": "paraphrases_blind122.yaml",
+        "blind123": "paraphrases_blind123.yaml",
+        "blind124": "paraphrases_blind124.yaml",
+        "blind125": "paraphrases_blind125.yaml",
+        "blind126": "paraphrases_blind126.yaml",
+        "blind127": "paraphrases_blind127.yaml"}
 
 
 def load_set(name, brain):

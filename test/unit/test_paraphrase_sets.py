@@ -29,7 +29,8 @@ APART = {name: heldout_cases(ROOT / "bench" / f"paraphrases_{name}.yaml", [e.id 
                       "blind88", "blind89", "blind90", "blind91", "blind92", "blind93", "blind94", "blind95",
                       "blind96", "blind97", "blind98", "blind99", "blind100", "blind101", "blind102", "blind103",
                       "blind104", "blind105", "blind106", "blind107", "blind108", "blind109", "blind110", "blind111",
-                      "blind112", "blind113", "blind114", "blind115", "blind116", "blind117", "blind118", "blind119")}
+                      "blind112", "blind113", "blind114", "blind115", "blind116", "blind117", "blind118", "blind119",
+                      "blind120", "blind121", "blind122", "blind123", "blind124", "blind125", "blind126", "blind127")}
 HELDOUT = APART["heldout"]
 ORIGINAL = original_cases(ROOT / "bench" / "paraphrases.yaml")
 EXTRA_TOPICS = {"answer:parking", "answer:t_rex", "answer:dinosaur_hall_exhibits", "answer:space_gallery_exhibits",
