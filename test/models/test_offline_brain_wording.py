@@ -52,7 +52,12 @@ def test_the_tour_list_says_each_tours_price(brain):  # noqa: F811
                                   # a pet, a car, a relative's wheelchair, a song, a parking space
                                   "Would you walk my dog round the block for me?", "Can you move my car? I'm on the double yellows.",
                                   "Will you push Grandma's wheelchair for her?", "Will you sing the planets song for us?",
-                                  "Can you reserve us a parking space for next week?"])
+                                  "Can you reserve us a parking space for next week?",
+                                  # hinted at
+                                  "I don't suppose you could carry our bags up the stairs?",
+                                  "I wonder if you could keep an eye on my scooter for a bit.",
+                                  "I'd be ever so grateful if you could lend me a pound for the locker.",
+                                  "If you could walk my dog round the block, that'd be lovely."])
 def test_an_errand_the_robot_has_no_tool_for_is_declined_not_answered_from_the_faq(brain, text):  # noqa: F811
     ex = museum()
     converse(brain, ex, [text])
@@ -228,3 +233,4 @@ def test_an_exhibit_set_beside_the_question_is_not_its_subject(brain, text):  # 
                                           ("Freeze, robot!", "stop")])
 def test_thanks_goodbyes_help_and_stops_in_a_gadgets_words(brain, text, intent):  # noqa: F811
     assert brain.policy.understanding.pattern(text) == intent
+

@@ -3,7 +3,8 @@ else, and the talk among visitors that is no request."""
 
 import pytest
 
-from phanthy_agent.brains.offline.addressee import (after_the_pause, asked_as_a_question, before_the_remark, past_the_doubt, past_the_wake_words,
+from phanthy_agent.brains.offline.addressee import (after_the_pause, asked_as_a_question, before_the_remark, past_the_assistant,
+                                                    past_the_doubt, past_the_wake_words,
                                                     said_to_someone_else, turned_to_robot, without_asides)
 
 pytestmark = pytest.mark.unit
@@ -224,7 +225,8 @@ def test_a_call_a_plan_a_story_or_a_child_looked_for_is_said_to_someone_else(tex
                                   "What time is the space tour? He's been on about it for days",
                                   "My daughter won't stop crying, where are the toilets?", "Does the wifi reach the cafe or nah",
                                   "Can we do the space tour at two? We've got an hour to kill.",
-                                  "Book the dinosaur tour for four, and don't you dare lose it"])
+                                  "Book the dinosaur tour for four, and don't you dare lose it", "what can I ask you",
+                                  "Is there wifi here or am I supposed to just look at exhibits?"])
 def test_a_question_put_to_the_robot_before_talk_about_others_stays_the_robots(text):
     assert not said_to_someone_else(text)
 
@@ -239,3 +241,22 @@ def test_an_echo_of_what_someone_said_is_no_question_put_to_the_robot():
                                          ("So the tour was two hours", False)])
 def test_a_question_is_told_from_an_echo_by_its_wording(text, asked):
     assert asked_as_a_question(text) == asked
+
+
+@pytest.mark.parametrize("text", ["After the tour we're having chips, okay?", "We need to hurry, the tour starts soon.",
+                                  "Next time we bring your brother.", "No, the lifts are back that way.",
+                                  "Let me find the confirmation, it's on my phone somewhere.", "Whose turn is it to carry the bag?",
+                                  "Is that your teacher over there?", "I'll grab the coats from the cloakroom later.",
+                                  "We've got heaps of time, the tour's not till three.", "I put it under your name, remember?",
+                                  "Did you pay for the tickets or was I meant to?", "Five pounds for a coffee, I ask you.",
+                                  "Right, who needs the loo before the tour? Hands up."])
+def test_plans_hurries_searches_and_turns_are_said_to_someone_else(text):
+    assert said_to_someone_else(text)
+
+
+@pytest.mark.parametrize("text, rest", [("Hey Google, where are the toilets?", "where are the toilets?"),
+                                        ("Siri, museum opening hours", "museum opening hours"),
+                                        ("Alexa take me to the cafe", "take me to the cafe"),
+                                        ("Google says it closes at five", "")])
+def test_another_assistants_wake_words_are_no_part_of_the_request(text, rest):
+    assert past_the_assistant(text) == rest

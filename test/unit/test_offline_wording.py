@@ -75,3 +75,11 @@ def test_a_bus_elsewhere_is_not_the_venues(text):
 ])
 def test_politeness_from_abroad_is_read_as_the_english_word(text, plain):
     assert normalized(text).lower() == plain.lower()
+
+
+@pytest.mark.parametrize("text, plain", [
+    ("Kia ora", "hello"), ("Totsiens!", "goodbye!"), ("Lekker, dankie", "Lekker, thanks"), ("Show me to the dunny", "Show me to the toilet"),
+    ("can sell my tickets", "cancel my tickets"), ("what are the opening ours", "what are the opening hours"), ("never mine", "never mind"),
+])
+def test_southern_hemisphere_words_and_a_recognizers_slips_are_read_as_meant(text, plain):
+    assert normalized(text).lower() == plain.lower()

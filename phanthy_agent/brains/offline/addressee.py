@@ -78,7 +78,7 @@ TO_SOMEONE_ELSE = re.compile(
     # is in my bag"), a show of hands ("who wants to do the space tour after lunch, hands up")
     r"|\b(?:has|have|did)\s+(?:anyone|anybody|someone|somebody)\s+(?:got|grab(?:bed)?|brought|bring|seen|taken|take)\s+(?:the|my|our)\s+tickets?\b"
     r"|\b(?:you|u)\s+(?:had|have\s+got|got|brought|keep|kept)\s+the\s+tickets?\b|\bdid\s+(?:u|you)\s+(?:bring|keep|pay\s+for)\b"
-    r"|\b(?:your|my|the)\s+tickets?\s+(?:is|are)\s+in\s+(?:my|your|the)\b|^\W*(?:(?:right|ok(?:ay)?|so)\W+)*who\s+wants\b|\bhands\s+up\b"
+    r"|\b(?:your|my|the)\s+tickets?\s+(?:is|are)\s+in\s+(?:my|your|the)\b|^\W*(?:(?:right|ok(?:ay)?|so)\W+)*who\s+(?:wants|needs)\b|\bhands\s+up\b"
     # where the others have got to ("your father's been in the toilets for twenty minutes", "was she
     # heading to the toilets?", "he's gone off to the toilets again", "Where did Priya go")
     r"|\byour\s+(?:father|mother|husband|wife|dad|mum|son|daughter|brother|sister)(?:'s|\s+has|\s+is)\s+(?:been\s+in|gone\s+(?:off|back)|still\s+in)\b"
@@ -107,7 +107,7 @@ TO_SOMEONE_ELSE = re.compile(
     r"(?:\w+\s+)?(?:on|in)\s+(?:my|your|his|her)\s+(?:phone|email|e-mail|inbox|bag|pocket)\b(?![^?]*\b(?:can|could)\s+(?:you|u)\b)"
     # a plan and time to spare ("We'll do the dinosaur tour after lunch, alright?", "the tour's not till
     # two, we've got ages", "well do the gift shop last")
-    r"|^\W*(?:we'?ll|well|we\s+will)\s+do\s+the\b[^?]*\b(?:after|later|first|last|next)\b|\bwe'?ve\s+got\s+(?:ages|loads\s+of\s+time|plenty\s+of\s+time)\b"
+    r"|^\W*(?:we'?ll|well|we\s+will)\s+do\s+the\b[^?]*\b(?:after|later|first|last|next)\b|\bwe'?ve\s+got\s+(?:ages|(?:loads|plenty|heaps)\s+of\s+time|time\s+for\s+(?:lunch|a\s+coffee|a\s+drink|a\s+snack))\b"
     # the others asked who has something, all at once ("wait who has the tickets", "did anyone bring
     # the booking email", "Can someone grab the first aid kit off the coach?", "Coats on, everyone, ...")
     r"|\bwho\s+(?:has|'s\s+got|has\s+got)\s+the\b|\b(?:did|has)\s+(?:anyone|anybody)\s+(?:bring|brought|got|get|see|seen)\b"
@@ -139,14 +139,27 @@ TO_SOMEONE_ELSE = re.compile(
     # rex just stared at me"), memories ("remember when the gift shop was just a table?"), the robot
     # spoken of ("I'll ask the robot in a sec"), a child looked for ("Who's got Mia?"), an
     # exclamation ("Oh, for crying out loud"), a threat sworn ("..., I swear")
-    r"|\bjust\s+letting\s+(?:you|u)\s+know\b|\bsignal(?:'s|\s+is)\s+(?:\w+\s+)?(?:terrible|bad|awful|rubbish|poor|weak|dreadful)\b(?![^?]*\?)"
+    r"|\bjust\s+letting\s+(?:you|u)\s+know\b|\b(?:signal|connection|reception)(?:'s|\s+is)\s+(?:\w+\s+)?(?:terrible|bad|awful|rubbish|poor|weak|dreadful)\b(?![^?]*\?)"
     r"|^\W*pronto\b|\bthen\s+home\b|,\s*deal\s*\?\s*$|(?<!can\s)(?<!could\s)(?<!shall\s)(?<!should\s)\bwe\s+do\s+(?:lunch|dinner)\b"
     r"|\b(?:it'?s|all)\s+sorted\b(?![^?]*\?)|\b(?:we'?re|i'?m)\s+(?:just\s+)?waiting\s+(?:on|for)\s+the\s+others\b"
     r"|\bi'?ll\s+(?:grab|get)\s+the\s+\w+\s*,\s*you\b|^\W*(?:\.\.\.|\u2026)\s*and\s+then\b|^\W*and\s+then\s+(?:she|he|they)\s+said\b"
     r"|^\W*(?:do\s+you\s+)?remember\s+when\b"
     r"|\bi'?ll\s+(?:ask|tell)\s+the\s+robot\b|\bwho'?s\s+got\s+(?-i:[A-Z][a-z]+)\b"
     r"|^\W*(?:oh\W+)?for\s+(?:crying\s+out\s+loud|goodness'?\s*sakes?|god'?s\s+sake|heaven'?s\s+sake|pete'?s\s+sake)\W*$"
-    r"|,\s*i\s+swear\W*$|\btrying\s+to\s+find\s+[^?]*\bon\s+the\s+map\b", re.I)
+    r"|,\s*i\s+swear\W*$|\btrying\s+to\s+find\s+[^?]*\bon\s+the\s+map\b"
+    # plans after the tour or next time, a hurry, the way a place is, a search or a text under way,
+    # whose turn it is, someone pointed at, chores for later ("after the tour we're getting pies",
+    # "we must hurry, the tour is in ten minutes", "no, the cafe's the other way", "let me find the
+    # booking email", "whose turn is it to push the pram?", "is that the client over there?", "I'll
+    # grab our coats after the speeches", "grab my coat when you go", "I booked it under your name",
+    # "Honestly, twelve quid for a tour, I ask you.")
+    r"|^\W*(?:(?:ok(?:ay)?|so|right|but)\W+)*after\s+the\s+(?:tour|toast|speeches|talk|show|film)\b[^?]*\b(?:we|we'?re|everyone)\b"
+    r"(?![^?]*\b(?:can|could|would|will)\s+(?:you|u)\b)|^\W*next\s+time\s+we\b|^\W*(?:we|you)\s+(?:must|need\s+to|have\s+to|'?ve\s+got\s+to)\s+hurry\b"
+    r"|\b(?:is|are|was|were|'s)\s+(?:back\s+)?(?:that|this|the\s+other)\s+way\b(?![^?]*\?)|\b(?:let\s+me|lemme)\s+(?:just\s+)?(?:find|text|ring|call|message|dig\s+out)\b"
+    r"|^\W*whose\s+turn\b|\b(?:is|isn'?t)\s+that\s+(?:the\s+|your\s+|our\s+|my\s+)?\w+\s+over\s+there\b"
+    r"|\bi'?ll\s+(?:grab|get|fetch)\s+(?:our|the|my|your)\b[^?]*\b(?:after|later|when)\b|\bi'?ll\s+sort\s+(?:the|that|out)\b"
+    r"|\bwhen\s+(?:you|u)\s+(?:go|get\s+back|come\s+back|pass)\b|\bunder\s+your\s+name\b|\bor\s+was\s+i\s+(?:meant|supposed)\s+to\b"
+    r"|,\s*i\s+ask\s+you\W*$", re.I)
 
 # the robot asked first thing ("can you take us to the dinosaur hall, he's been going on about it"):
 # what follows about someone else is the reason, not talk to them
@@ -263,6 +276,18 @@ def past_the_doubt(text: str) -> str:
 # booking ..."): an address, not a greeting, when something follows it
 WAKE_WORDS = re.compile(r"^\W*(?:(?:hey|hi|hello|hiya|ok(?:ay)?|yo|oi)\s+(?:there\s+)?(?:mister\s+|mr\.?\s+)?"
                         r"(?:robot|robo|bot|museum|guide)\b[\s,.!:;-]*|(?:mister\s+|mr\.?\s+)?robot\s*[,.!:;]+\s*)(?=\w)", re.I)
+
+
+# another assistant's wake words, said to the robot by habit or mistake ("Hey Google, show me booking
+# RT9052", "Siri, museum opening hours", "Alexa take me to the toilets"): never part of the request
+ASSISTANT = re.compile(r"^\W*(?:(?:hey|ok(?:ay)?|hi)\s+(?:siri|alexa|google|cortana|bixby)\b[\s,.!:;-]*|"
+                       r"(?:siri|alexa|cortana|bixby|google)\s*[,.!:;]+\s*|(?:siri|alexa)\s+)(?=\w)", re.I)
+
+
+def past_the_assistant(text: str) -> str:
+    """What follows another assistant's wake words (ASSISTANT); "" when there are none."""
+    found = ASSISTANT.match(text)
+    return text[found.end():] if found else ""
 
 
 def past_the_wake_words(text: str) -> str:

@@ -27,8 +27,8 @@ from typing import Any, Dict, List, Optional, Sequence
 from .replies import capabilities, failure, humanize
 from .config import FaqEntry, Intent, IntentsFile
 from .conversation import BUILTINS, Call, Segment, flatten, segments
-from .addressee import (after_the_pause, before_the_remark, past_the_doubt, past_the_wake_words, said_to_someone_else, turned_to_robot,
-                        without_asides)
+from .addressee import (after_the_pause, before_the_remark, past_the_assistant, past_the_doubt, past_the_wake_words,
+                        said_to_someone_else, turned_to_robot, without_asides)
 from .choice import Chooser
 from .wording import ESCORT, NEAR_VENUE, WHERE
 from .plan import Frame, Next, Planner
@@ -149,6 +149,7 @@ class Policy:
             return prev or Frame("fallback", since=index)
         text = without_asides(after_the_pause(text) or text)  # "... — Maya, don't lick that — ..."
         text = turned_to_robot(text) or text  # "Grandma, it's cancel! Robot, cancel the booking ..."
+        text = past_the_assistant(text) or text  # "Hey Google, show me booking RT9052"
         if self.understanding.pattern(text) is None and not GREETING_WAKE.match(text):
             text = past_the_wake_words(text) or text  # "Hey robot, wifi" (not "Hi robot, can you hear me?")
         text = past_the_doubt(text) or text  # "Let's test you. Six tickets please."

@@ -33,7 +33,18 @@ TEXT_SPEAK = {"u": "you", "r": "are", "ur": "your", "ya": "you", "pls": "please"
               "dae": "do", "d'ye": "do you", "d'ya": "do you", "wi'": "with", "tae": "to", "t'": "to the", "tek": "take",
               "gerrus": "get us", "oot": "out", "caff": "cafe", "lav": "toilet", "lavvy": "toilet", "bogs": "toilets",
               "netty": "toilet", "netties": "toilets", "photies": "photos", "bairn": "child", "bairns": "children",
-              "awright": "alright"}
+              "awright": "alright",
+              # Australian, New Zealand and South African words ("Show me to the dunny", "this arvo")
+              "dunny": "toilet", "dunnies": "toilets", "arvo": "afternoon", "brekkie": "breakfast", "kiddies": "children"}
+
+# what a recogniser writes for a word in a noisy hall ("toy lets", "can sell my tickets", "good buy",
+# "never mine", "re book"): read as the word meant (checked on whole words; no single-word homophone
+# that is a word of its own, like "tanks")
+RECOGNIZER_SLIPS = {"toy lets": "toilets", "toy let": "toilet", "can sell my": "cancel my", "counsel my": "cancel my",
+                    "good buy": "goodbye", "never mine": "never mind", "re book": "rebook", "re schedule": "reschedule",
+                    "or deo": "audio", "opening ours": "opening hours", "lost prop a tee": "lost property",
+                    "good mourning": "good morning", "in trance": "entrance"}
+TEXT_SPEAK.update(RECOGNIZER_SLIPS)
 # a visitor's politeness in their own language, said among English words ("Refund bitte, code ...",
 # "Trois billets ..., s'il vous plait", "Arrivederci, have a nice day"): read as the English word
 # (accents are gone by then: "tschuss", "adios")
@@ -41,10 +52,12 @@ FROM_ABROAD = {
     "please": ["bitte", "por favor", "s'il vous plait", "s'il te plait", "per favore", "per piacere", "prosze",
                "alstublieft", "lutfen", "kripya"],
     "thanks": ["danke", "dankeschon", "danke schon", "merci", "merci beaucoup", "gracias", "muchas gracias", "grazie",
-               "grazie mille", "arigato", "arigatou", "domo arigato", "shukriya", "bedankt", "dank je", "spasibo"],
-    "goodbye": ["arrivederci", "au revoir", "tschuss", "tschus", "auf wiedersehen", "sayonara"],
+               "grazie mille", "arigato", "arigatou", "domo arigato", "shukriya", "bedankt", "dank je", "spasibo",
+               "dankie", "baie dankie", "ngiyabonga", "enkosi", "chur"],
+    "goodbye": ["arrivederci", "au revoir", "tschuss", "tschus", "auf wiedersehen", "sayonara", "totsiens", "ka kite ano",
+                "ka kite", "hamba kahle"],
     "hello": ["hola", "bonjour", "hallo", "namaste", "buongiorno", "buenos dias", "guten tag", "dzien dobry",
-              "konnichiwa"],
+              "konnichiwa", "kia ora", "sawubona", "heita", "molo", "dumela"],
 }  # (the intents' own patterns read "obrigada", "tchau tchau", "hasta luego" ... as they are)
 TEXT_SPEAK.update({said: english for english, words in FROM_ABROAD.items() for said in words})
 _TEXT_SPEAK = re.compile(r"(?<![\w'-])(" + "|".join(sorted(TEXT_SPEAK, key=len, reverse=True)) + r")(?![\w'-])", re.I)

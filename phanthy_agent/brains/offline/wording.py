@@ -105,6 +105,8 @@ NOT_NAMES = {"hello", "hi", "hey", "hiya", "howdy", "yes", "yeah", "yep", "no", 
              "indeed", "absolutely", "exactly", "done", "ready", "sorted", "today", "tomorrow", "tonight", "later",
              "again", "instead", "next", "plus", "cheerio", "farewell", "apologies", "legend", "lifesaver", "hero",
              "marvellous", "wonderful", "splendid", "champion", "ace",
+             # greetings and exclamations of South Africa, Australia and New Zealand ("Howzit, can we ...")
+             "howzit", "howya", "eish", "yoh", "lekker", "chur", "gday", "sweet", "crikey", "strewth",
              # a visitor's own politeness words, from abroad ("Bitte, two adults ...", "Sumimasen, wifi?")
              "bonjour", "hola", "ciao", "hallo", "danke", "merci", "gracias", "bitte", "entschuldigung", "ja", "nein",
              "si", "oui", "sim", "tak", "hai", "scusi", "prego", "grazie", "perdon", "disculpe", "oye", "vale", "bueno",
@@ -133,7 +135,8 @@ VENUE_SERVICE = re.compile(
     r"exhibitions?|on\s+display|guides?|robot|i|we|us|our|my|me)\b", re.I)
 # asked to be taken somewhere ("guide us along to the space exhibits", "show us the rockets and planets")
 ESCORT = re.compile(r"\b(?:take|bring|guide|lead|walk|show|escort)\s+(?:(?:a\s+few|some|all|both|the\s+two)\s+of\s+)?"
-                    r"(?:me|us|them|him|her)\b(?!\s+(?:my|our|your|the\s+(?:booking|reservation|code|times?|prices?)))"
+                    r"(?:me|us|them|him|her|(?:this|that|the|these|those|our|my)\s+(?:young\s+|little\s+|nice\s+|old\s+)?"
+                    r"(?:visitors?|lady|ladies|gentleman|gentlemen|man|woman|couple|family|group|boy|girl|child|children|kids|guests?))\b(?!\s+(?:my|our|your|the\s+(?:booking|reservation|code|times?|prices?)))"
                     r"|\b(?:an?\s+)?escort\b", re.I)
 WHERE = re.compile(r"\bwhere(?:'s|\s+is|\s+are|\s+can\s+(?:i|we)|\s+do\s+(?:i|we)|\s+would\s+i)\b", re.I)
 BARE_FILLER = {"please", "the", "a", "an", "um", "uh", "erm", "ok", "okay", "hi", "hello", "robot", "to", "now", "pls",
@@ -153,15 +156,20 @@ OWN = re.compile(r"\b(?:my|our|his|her|hers|their|mine|ours|booked|booking|booki
                  r"\b(?:did|am|are|is|was|were|have|had)\s+(?:i|we|he|she|they)\b", re.I)
 
 # asked of the robot: "can you ...", "could you please ...", "please ...", or a bare imperative
+# ... or hinted at ("I don't suppose you could hold my bag", "I wonder if you might keep an eye on
+# our pushchair", "If you could mind my dog outside ...", "I'd be ever so grateful if you could lend me ...")
 ASKED_OF_ROBOT = r"^\W*(?:(?:hey|hi|hello|hiya|there|excuse me|sorry|pardon me|forgive me|um|uh|erm|er|so|ok|okay|right|oi|robot)\W+)*" \
-                  r"(?:please\W+)?(?:(?:can|could|would|will)\s+(?:you|u|ye|yer|ya)\s+(?:please\s+|just\s+)?|(?:you|u)\s+can\s+)?"
+                  r"(?:please\W+)?(?:(?:(?:can|could|would|will|might)\s+(?:you|u|ye|yer|ya)|i\s+don'?t\s+suppose\s+(?:you\s+)?(?:could|can|would|might)" \
+                  r"(?:\s+you)?|i\s+wonder(?:ed)?\s+if\s+(?:you|u)\s+(?:could|might|would|can)|if\s+(?:you|u)\s+(?:could|would)|" \
+                  r"i'?d\s+be\s+(?:ever\s+so\s+|very\s+|really\s+|so\s+)?grateful\s+if\s+(?:you|u)\s+(?:could|would)|would\s+(?:you|u)\s+mind)" \
+                  r"\s+(?:please\s+|just\s+)?|(?:you|u)\s+can\s+)?"
 
 # the robot asked to do something, anywhere in the utterance: "can you do that for me?"
 ASKED_FOR = re.compile(r"\b(?:can|could|would|will)\s+(?:you|u)\b|\bfor\s+me\b", re.I)
 # a remark about a place or a tour, a statement that asks nothing ("honestly the gift shop here is
 # overpriced", "the space tour was wonderful, wasn't it?"): no walk there, no booking, no answer
 REMARK = re.compile(r"^\W*(?:(?:tbh|honestly|well|oh|wow|ugh|yeah|man|god|gosh|so|mm+|ha(?:\s+ha)*|i\s+think|i\s+reckon|i\s+must\s+say|"
-                    r"i\s+thought|apparently|look|blimey|crikey|arre|yaar|ich\s+glaube|je\s+pense|je\s+crois|creo\s+que|penso\s+che)\W+)*"
+                    r"i\s+thought|apparently|look|blimey|crikey|arre|yaar|ich\s+glaube|je\s+pense|je\s+crois|creo\s+que|penso\s+che|ok|okay)\W+)*"
                     r"(?:the|that|this|these|those|your)\s+(?:[\w'.-]+\s+){0,5}(?:(?:here\s*)?(?:is|was|were|are|'s|looks?|looked|seems?|seemed|felt)\b|[\w.-]+'s\b)"
                     # what a place has got, when a tour goes ("the gift shop's got the same magnets as last
                     # year", "the space tour starts at three so we've got time for lunch")
@@ -170,11 +178,11 @@ REMARK = re.compile(r"^\W*(?:(?:tbh|honestly|well|oh|wow|ugh|yeah|man|god|gosh|s
                     # an exclamation at an exhibit, a place refused or put off ("oh my god look at that rocket",
                     # "not the dinosaur hall again", "I'll have a look in the gift shop later")
                     r"|^\W*(?:(?:oh\s+my\s+god|omg|wow|whoa|oh|ooh|look|bro|dude|mate)\W+)*look\s+at\s+(?:that|this|the|those|these)\s+"
-                    r"(?:(?:big|huge|giant|massive|little|tiny|real)\s+)?(?!(?:booking|reservation|tickets?|code)\b)[\w.-]+(?:\s+[\w-]+)?(?:\W*$|!|,\s+(?:it|that|this)'?s\b)"
+                    r"(?:(?:big|huge|giant|massive|little|tiny|real)\s+)?(?!(?:booking|reservation|tickets?|code)\b)[\w.-]+(?:\s+[\w-]+)?(?:\W*$|!|,?\s+(?:it|that|this)'?s\b)"
                     r"|^\W*(?:(?:the|that|this|your)\s+(?:[\w'-]+\s+){0,4}|(?:i|we)\s+)(?:haven'?t|hasn'?t|didn'?t|weren'?t|wasn'?t)\b"
                     r"|^\W*i\s+swear\b"
                     r"|^\W*not\s+the\s+[\w\s]+?\s+again\b|^\W*(?:no\W+)?(?:we'?re|i'?m)\s+not\s+(?:buying|getting|going)\b"
-                    r"|^\W*(?:i'?ll|we'?ll)\s+(?:have\s+a\s+look|pop|nip|go)\b[^?]*\blater\b", re.I)
+                    r"|^\W*(?:i'?ll|we'?ll)\s+(?:have\s+a\s+look|pop|nip|go|grab|get)\b[^?]*\blater\b", re.I)
 ASKS_ANYTHING = re.compile(r"\b(?:can|could|would|will|shall|want|need|like|please|pls|where|which|how|what|when|who|"
                            r"why|refund|cancel\w*|book\w*|money|thank\w*|take|show|tell|help|code|name|is\s+there|are\s+there|"
                            r"(?:has|have|did)\s+(?:anyone|anybody|someone|somebody|you))\b", re.I)
