@@ -72,10 +72,15 @@ _FAMILY = re.compile(rf"\b(?i:we(?:'re|\s+are)|it'?s|it\s+is|for|under|booked\s+
 _SELF_NAMED = re.compile(rf"^\W*(?:(?i:hi|hello|hey|yes|yeah|ok|okay)\W+)*({_NAME_WORD}(?:\s+{_NAME_WORD})?)\s+(?i:here)\b(?!\s+(?i:is|are|was))")
 
 
+def _stop_word(word: str) -> bool:
+    """A word of NAME_STOP, or its possessive ("Booking's Hartley", "Code's M, P, 3 ...")."""
+    return re.sub(r"'s$", "", word) in NAME_STOP
+
+
 def _before_a_code(text: str, codes: Sequence[Mention]) -> List[Mention]:
     for code in codes:
         m = _NAME_THEN_CODE.search(text[:code.start])
-        if m and re.sub(r"'s$", "", m.group(1)) not in NAME_STOP:  # not "Code's M, P, 3, ..."
+        if m and not _stop_word(m.group(1)):  # not "Code's M, P, 3, ..."
             return [Mention(m.group(1), m.start(1), m.end(1), m.group(0))]
     return []
 
@@ -112,14 +117,14 @@ def find_names(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
             words = [w for w in m.group(1).split()]
             while words and words[-1] in NAME_STOP:
                 words.pop()
-            if words and re.sub(r"'s$", "", words[0]) not in NAME_STOP and len(words[0]) > 1:  # "N-G-U-Y-E-N" is spelled
+            if words and not _stop_word(words[0]) and len(words[0]) > 1:  # "N-G-U-Y-E-N" is spelled
                 value = " ".join(words)
                 mention = Mention(value, m.start(1), m.start(1) + len(value), m.group(0))
                 if _free(mention, taken) and _free(mention, found):
                     found.append(mention)
     for m in re.finditer(rf"{_NAME_WORD}(?:\s+{_NAME_WORD}){{1,3}}", text):
         words = m.group(0).split()
-        while words and re.sub(r"'s$", "", words[0]) in NAME_STOP:  # "Booking's Hartley"
+        while words and _stop_word(words[0]):  # "Booking's Hartley"
             words.pop(0)
         while words and words[-1] in NAME_STOP:
             words.pop()

@@ -108,9 +108,10 @@ NOT_NAMES = {"hello", "hi", "hey", "hiya", "howdy", "yes", "yeah", "yep", "no", 
              # greetings and exclamations of South Africa, Australia and New Zealand ("Howzit, can we ...")
              "howzit", "howya", "eish", "yoh", "lekker", "chur", "gday", "sweet", "crikey", "strewth",
              # a visitor's own politeness words, from abroad ("Bitte, two adults ...", "Sumimasen, wifi?")
-             "bonjour", "hola", "ciao", "hallo", "danke", "merci", "gracias", "bitte", "entschuldigung", "ja", "nein",
-             "si", "oui", "sim", "tak", "hai", "scusi", "prego", "grazie", "perdon", "disculpe", "oye", "vale", "bueno",
-             "sumimasen", "onegaishimasu", "arigato", "przepraszam", "prosze", "obrigado", "obrigada", "salida", "ausgang"} | {
+             # (and every word of spoken.FROM_ABROAD: "Danke", "Hola", "Arrivederci", ...)
+             "ciao", "entschuldigung", "ja", "nein", "si", "oui", "sim", "tak", "hai", "scusi", "prego", "perdon",
+             "disculpe", "oye", "vale", "bueno", "sumimasen", "onegaishimasu", "przepraszam", "obrigado", "obrigada",
+             "salida", "ausgang"} | {
     word for said in FROM_ABROAD.values() for phrase in said for word in phrase.split()}
 # the rest of a call said to the robot: a stranger is asked with "please" and thanked
 TO_A_STRANGER = re.compile(r"\b(?:please|pls|thanks|thank\s+you|cheers|ta)\b", re.I)
