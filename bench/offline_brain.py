@@ -200,7 +200,15 @@ SETS = {"original": "paraphrases.yaml", "heldout": "paraphrases_heldout.yaml", "
         "blind124": "paraphrases_blind124.yaml",
         "blind125": "paraphrases_blind125.yaml",
         "blind126": "paraphrases_blind126.yaml",
-        "blind127": "paraphrases_blind127.yaml"}
+        "blind127": "paraphrases_blind127.yaml",
+        "blind128": "paraphrases_blind128.yaml",
+        "blind129": "paraphrases_blind129.yaml",
+        "blind130": "paraphrases_blind130.yaml",
+        "blind131": "paraphrases_blind131.yaml",
+        "blind132": "paraphrases_blind132.yaml",
+        "blind133": "paraphrases_blind133.yaml",
+        "blind134": "paraphrases_blind134.yaml",
+        "blind135": "paraphrases_blind135.yaml"}
 
 
 def load_set(name, brain):
