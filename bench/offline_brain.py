@@ -14,7 +14,8 @@ files (its outcomes mapped onto the brain's names by bench/paraphrase_sets.py); 
 accuracy, the off-topic false-accept rate, and right / all per kind of request with each miss. In-domain: right when it becomes the expected intent, FAQ entry or
 tool, with the expected arguments. Off-topic: accepted when it acts or answers from the FAQ (the
 honest fallback, "did you mean ...?" and "I don't know a place called ..." are right). `--sweep`
-prints both rates for a range of `accept` thresholds (how the shipped value was chosen).
+prints both rates for a range of `accept` thresholds (how the shipped value was chosen). A set
+the example memory holds (bench/example_memory.py) is measured with that set left out of it.
 
 `speed`: model load in a fresh interpreter (import and first sentence), then the museum
 conversations of test/models/test_offline_brain.py run through the agent core (virtual time,
@@ -260,10 +261,12 @@ def paraphrases(args) -> None:
     from phanthy_agent.brains.offline import OfflineBrain
     brain = OfflineBrain.from_files(CONFIG / "offline_intents.yaml", CONFIG / "faq.yaml")
     specs = museum_specs()
-    shipped = brain.cfg.accept
+    shipped, memory = brain.cfg.accept, brain.policy.examples
     for name in (list(SETS) if args.set == "all" else [args.set]):
         cases = load_set(name, brain)
         brain.cfg.accept = shipped
+        # a set the example memory holds is measured without it (bench/example_memory.py)
+        brain.policy.examples = memory.without([name]) if memory is not None else None
         hits, wrong, taken, asked = score(brain, specs, cases)
         n = len(hits) + len(wrong)
         print(f"== {name}: bench/{SETS[name]}: {len(cases)} utterances, {n} in domain over "

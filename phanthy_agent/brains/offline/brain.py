@@ -16,12 +16,13 @@ import itertools
 import json
 import logging
 import pathlib
-from typing import Any, Dict, Union
+from typing import Any, Dict, Optional, Union
 
 from phanthy_common.embedding import EncoderUnavailable, shared_encoder
 
 from ..base import BrainReply, BrainRequest, ToolCallRequest
 from .config import IntentsFile, load_faq, load_intents
+from .examples import ExampleMemory
 from .policy import Policy
 from .understanding import Understanding
 
@@ -42,13 +43,14 @@ def default_encoder() -> Any:
 class OfflineBrain:
     name = "offline"
 
-    def __init__(self, intents: Union[list, dict, IntentsFile], faq: list, speak_tool: str = "speak", encoder: Any = SHARED):
+    def __init__(self, intents: Union[list, dict, IntentsFile], faq: list, speak_tool: str = "speak", encoder: Any = SHARED,
+                 examples: Optional[ExampleMemory] = None):
         self.cfg = load_intents(intents)
         self.faq = load_faq(faq)
         self.speak_tool = speak_tool
         encoder = default_encoder() if encoder == SHARED else encoder
         self.understanding = Understanding(self.cfg, self.faq, encoder)
-        self.policy = Policy(self.cfg, self.faq, self.understanding, speak_tool)
+        self.policy = Policy(self.cfg, self.faq, self.understanding, speak_tool, _usable(examples, encoder))
         self._ids = itertools.count(1)
         # what was just loaded lives as long as the process: kept out of the collector's full
         # passes, which otherwise scanned it every few hundred steps (a 40-50 ms step; bench/README.md)
@@ -57,7 +59,9 @@ class OfflineBrain:
     @classmethod
     def from_files(cls, intents_path: Union[str, pathlib.Path], faq_path: Union[str, pathlib.Path],
                    speak_tool: str = "speak", encoder: Any = SHARED) -> "OfflineBrain":
-        return cls(load_intents(pathlib.Path(intents_path)), _faq_list(faq_path), speak_tool, encoder)
+        cfg = load_intents(pathlib.Path(intents_path))
+        examples = ExampleMemory.load(pathlib.Path(intents_path).parent / cfg.examples_file) if cfg.examples_file else None
+        return cls(cfg, _faq_list(faq_path), speak_tool, encoder, examples)
 
     async def step(self, request: BrainRequest) -> BrainReply:
         specs: Dict[str, dict] = {}
@@ -92,6 +96,18 @@ def _before_finish(calls, speech):
     if calls and calls[-1].name == "finish":
         return calls[:-1] + [speech, calls[-1]]
     return calls + [speech]
+
+
+def _usable(examples: Optional[ExampleMemory], encoder: Any) -> Optional[ExampleMemory]:
+    """The example memory, if the encoder that made it is the one running (its vectors are that model's)."""
+    if examples is None or encoder is None:
+        return None  # no model, no vectors to vote on (default_encoder logged why)
+    name = getattr(encoder, "name", None)
+    if name != examples.model:
+        log.warning("offline brain: the example memory was made with %s, not %s: not used", examples.model, name)
+        return None
+    log.info("offline brain: %d remembered utterances vote on what it hears", len(examples))
+    return examples
 
 
 def _faq_list(path: Union[str, pathlib.Path]) -> list:

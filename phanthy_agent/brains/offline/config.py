@@ -22,6 +22,8 @@ Intents file (YAML), a mapping (a bare list is taken as `intents`):
     asked_errands: ["open the", ...]   # errands only when asked of the robot first thing ("can
                                     # you open the door?"), their words being ordinary anywhere
                                     # else ("what time do you open the doors?")
+    examples_file: offline_examples.npz   # what visitors said before and meant, voted on by
+                                    # nearest neighbours (examples.py); relative to this file
     synonyms: {"call off": "cancel"}   # words the encoder does not place near the examples'
                                     # own, read as those for ranking and patterns only (the
                                     # arguments are read from what was said)
@@ -148,6 +150,7 @@ class IntentsFile(pydantic.BaseModel):
     synonyms: Dict[str, str] = {}
     errands: List[str] = []
     asked_errands: List[str] = []
+    examples_file: Optional[str] = None
 
     @pydantic.field_validator("templates")
     @classmethod

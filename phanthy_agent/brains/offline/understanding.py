@@ -284,6 +284,13 @@ class Understanding:
             return 0.2 + 0.8 * lexical  # no model: the lexical signal, on the same scale
         return rows.vectors @ self._embed(text) + LEX_WEIGHT * lexical
 
+    def vector(self, text: str, tools: Dict[str, dict]) -> Optional[np.ndarray]:
+        """The encoder's vector of these words as `rank` reads them (typos mended, synonyms read;
+        cached, so no second embedding), or None without a model."""
+        if self.encoder is None:
+            return None
+        return self._embed(self.spelled(self.normalized(text), self._rows_for(tools)))
+
     def _embed(self, text: str) -> np.ndarray:
         vector = self._cache.get(text)
         if vector is None:

@@ -1,0 +1,109 @@
+"""The offline brain with its example memory (the real sentence encoder, the shipped
+config/offline_examples.npz), in whole turns: what the rules alone could not place is placed,
+with its arguments; chat and things elsewhere that the rules took for a request or an FAQ
+question get the honest answer; a vote that is not unanimous, a fallback a rule chose and a
+meaning whose tool is down are left alone. Each case is also run with the memory taken away,
+so the test shows the memory is what decides."""
+
+import contextlib
+import logging
+
+import numpy as np
+import pytest
+
+from phanthy_agent.brains.offline.examples import write, ExampleMemory
+from test_offline_brain import brain, converse, museum, said  # noqa: F401 (brain is a fixture)
+
+
+@contextlib.contextmanager
+def rules_only(brain):  # noqa: F811
+    memory, brain.policy.examples = brain.policy.examples, None
+    try:
+        yield brain
+    finally:
+        brain.policy.examples = memory
+
+
+def test_the_shipped_memory_is_loaded_from_the_intents_file(brain):  # noqa: F811
+    assert brain.cfg.examples_file == "offline_examples.npz"
+    assert len(brain.policy.examples) > 10000 and brain.policy.examples.model == brain.understanding.encoder.name
+
+
+@pytest.mark.parametrize("text", ["wagwan, mi card M-12345 still good?", "yo bot, M-12345, am I still in?"])
+def test_what_the_rules_cannot_place_is_placed_by_what_visitors_meant(brain, text):  # noqa: F811
+    with rules_only(brain):  # the rules alone give up or ask "did you mean ...?"
+        ex = museum()
+        converse(brain, ex, [text])
+        assert not ex.calls("lookup_membership")
+    ex = museum()
+    converse(brain, ex, [text])
+    [call] = ex.calls("lookup_membership")
+    assert call.args == {"member_id": "M-12345"}
+
+
+@pytest.mark.parametrize("text, rules_say", [
+    ("Please take one picture of me and my sister with your camera.", "photography"),
+    ("Not about the space gallery — who invented the telephone?", "space_gallery"),
+    ("where can I buy nappies round here, we've run out", None),  # the rules walk to the entrance
+])
+def test_chat_and_things_elsewhere_the_rules_took_for_the_venues_get_the_honest_answer(brain, text, rules_say):  # noqa: F811
+    with rules_only(brain):
+        ex = museum()
+        converse(brain, ex, [text])
+        if rules_say:
+            assert said(ex) == [next(e.answer.strip() for e in brain.faq if e.id == rules_say)]
+        else:
+            assert ex.calls("navigate_to")
+    ex = museum()
+    converse(brain, ex, [text])
+    assert said(ex) == [brain.cfg.fallback] and not ex.calls("navigate_to")
+
+
+def test_a_fallback_a_rule_chose_is_not_overruled(brain, caplog):  # noqa: F811
+    # said to someone else (a rule), though the memory's nearest are all walks there
+    text = "okay everybody, wait here by the cafe"
+    ex = museum()
+    with caplog.at_level(logging.INFO):
+        converse(brain, ex, [text])
+    assert said(ex) == [brain.cfg.fallback] and not ex.calls("navigate_to")
+    assert "is like what visitors meant" not in caplog.text
+
+
+def own_memory(encoder, tmp_path, texts, labels):
+    write(tmp_path / "own.npz", encoder.name, encoder.encode(texts), labels, ["own"] * len(texts), dims=8)
+    return ExampleMemory.load(tmp_path / "own.npz")
+
+
+def test_a_meaning_whose_tool_is_down_is_not_placed_and_a_split_vote_changes_nothing(brain, tmp_path):  # noqa: F811
+    text = "yo bot, M-12345, am I still in?"
+    encoder = brain.understanding.encoder
+    said_before = ["yo bot, M-1, am I still in?", "yo bot, M-2, am I still in?", "yo bot, M-3, am I still in?",
+                   "yo bot, M-4, am I still in?", "yo bot, M-5, am I still in?", "yo bot, M-6, am I still in?"]
+    split = own_memory(encoder, tmp_path, said_before, ["membership", "thanks"] * 3)
+    assert split.vote(brain.understanding.vector(text, {})) is None
+    memory = brain.policy.examples
+    try:
+        brain.policy.examples = split
+        ex = museum()
+        converse(brain, ex, [text])
+        assert not ex.calls("lookup_membership") and said(ex) == [brain.cfg.fallback]
+        brain.policy.examples = memory
+        ex = museum(box_office=False)  # the box office is down: no membership lookup to place it as
+        converse(brain, ex, [text])
+        with rules_only(brain):
+            alone = museum(box_office=False)
+            converse(brain, alone, [text])
+        assert said(ex) == said(alone) and not ex.calls("lookup_membership")
+    finally:
+        brain.policy.examples = memory
+
+
+def test_a_vote_is_by_the_encoders_vectors(brain):  # noqa: F811
+    """The memory's projection keeps the neighbours the encoder's own vectors have (a sanity
+    check that the shipped file matches the running model, not only its name)."""
+    memory = brain.policy.examples
+    vectors = brain.understanding.encoder.encode(["where are the toilets please", "what time do you close today"])
+    points = (vectors - memory.mean) @ memory.projection
+    points /= np.linalg.norm(points, axis=1, keepdims=True)
+    labels = [memory.labels[memory.label[int(np.argmax(memory.vectors @ p))]] for p in points]
+    assert labels[0] in ("navigate", "faq:toilets") and labels[1] == "faq:opening_hours"
