@@ -1,6 +1,6 @@
 """The offline brain: understanding accuracy on paraphrases, and its cost per step.
 
-    .venv/bin/python bench/offline_brain.py paraphrases [--set all|original|heldout|fresh|final|blind5|blind6|blind7] [--sweep]
+    .venv/bin/python bench/offline_brain.py paraphrases [--set all|original|heldout|fresh|final|blind5|blind6|blind7] [--sweep] [--rules-only]
     .venv/bin/python bench/offline_brain.py speed [--repeat 20]
 
 `paraphrases`: every utterance of a paraphrase set, understood as the first words of a
@@ -15,7 +15,8 @@ accuracy, the off-topic false-accept rate, and right / all per kind of request w
 tool, with the expected arguments. Off-topic: accepted when it acts or answers from the FAQ (the
 honest fallback, "did you mean ...?" and "I don't know a place called ..." are right). `--sweep`
 prints both rates for a range of `accept` thresholds (how the shipped value was chosen). A set
-the example memory holds (bench/example_memory.py) is measured with that set left out of it.
+the example memory holds (bench/example_memory.py) is measured with that set left out of it;
+`--rules-only` measures without the memory.
 
 `speed`: model load in a fresh interpreter (import and first sentence), then the museum
 conversations of test/models/test_offline_brain.py run through the agent core (virtual time,
@@ -209,7 +210,15 @@ SETS = {"original": "paraphrases.yaml", "heldout": "paraphrases_heldout.yaml", "
         "blind132": "paraphrases_blind132.yaml",
         "blind133": "paraphrases_blind133.yaml",
         "blind134": "paraphrases_blind134.yaml",
-        "blind135": "paraphrases_blind135.yaml"}
+        "blind135": "paraphrases_blind135.yaml",
+        "blind136": "paraphrases_blind136.yaml",
+        "blind137": "paraphrases_blind137.yaml",
+        "blind138": "paraphrases_blind138.yaml",
+        "blind139": "paraphrases_blind139.yaml",
+        "blind140": "paraphrases_blind140.yaml",
+        "blind141": "paraphrases_blind141.yaml",
+        "blind142": "paraphrases_blind142.yaml",
+        "blind143": "paraphrases_blind143.yaml"}
 
 
 def load_set(name, brain):
@@ -266,7 +275,7 @@ def paraphrases(args) -> None:
         cases = load_set(name, brain)
         brain.cfg.accept = shipped
         # a set the example memory holds is measured without it (bench/example_memory.py)
-        brain.policy.examples = memory.without([name]) if memory is not None else None
+        brain.policy.examples = memory.without([name]) if memory is not None and not args.rules_only else None
         hits, wrong, taken, asked = score(brain, specs, cases)
         n = len(hits) + len(wrong)
         print(f"== {name}: bench/{SETS[name]}: {len(cases)} utterances, {n} in domain over "
@@ -338,6 +347,7 @@ def main() -> None:
     p = sub.add_parser("paraphrases")
     p.add_argument("--set", choices=("all",) + tuple(SETS), default="all")
     p.add_argument("--sweep", action="store_true")
+    p.add_argument("--rules-only", action="store_true", help="without the example memory (the rules alone)")
     s = sub.add_parser("speed")
     s.add_argument("--repeat", type=int, default=20)
     args = parser.parse_args()
