@@ -14,7 +14,7 @@ sets of `bench/`, up to the set `bench/example_memory.py` names), and votes by t
   the words as ever (a request missing one asks for it).
 Anything less than a unanimous vote leaves the rules' answer alone.
 
-Measured on sets kept out of the memory (bench/README.md, "The example memory").
+Measured on sets kept out of the memory (bench/README.md, fourteenth round).
 
 File (`examples_file:` in the intents file, next to it): a NumPy `.npz` with
 - `model`: the encoder's name (a memory made with another model is not used: logged);
