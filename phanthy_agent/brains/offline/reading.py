@@ -46,12 +46,14 @@ UNPLACED = "unplaced"  # a fallback for words that match nothing (not one a rule
 class Reading:
     def _recalled(self, frame: Frame, text: str, index: int, tools: Dict[str, dict]) -> Frame:
         """What the example memory's unanimous vote on the words makes of the rules' frame
-        (examples.py): a request, question or act taken for chat is the fallback; what the rules
-        could not place ("did you mean", UNPLACED) is what was meant, filled from the words."""
+        (examples.py): a request, question or act taken for chat is the fallback, but for an act
+        said in its pattern's words ("Alright?" is a greeting); what the rules could not place
+        ("did you mean", UNPLACED) is what was meant, filled from the words."""
         vote = self.examples.vote(self.understanding.vector(text, tools)) if self.examples is not None else None
         if vote is None:
             return frame
-        if vote.refuses and frame.kind in ("request", "faq", "act"):
+        patterned_act = frame.kind == "act" and self.understanding.pattern(text) is not None
+        if vote.refuses and frame.kind in ("request", "faq", "act") and not patterned_act:
             log.info("offline: %r is like what visitors say among themselves or ask elsewhere (%.2f): fallback",
                      text, vote.similarity)
             return Frame("fallback", since=index, texts=[text])
