@@ -27,7 +27,7 @@ from typing import Dict, Tuple
 
 from hri_msgs.msg import IdsList, LiveSpeech
 from rclpy.action import ActionServer, CancelResponse, GoalResponse
-from rclpy.callback_groups import ReentrantCallbackGroup
+from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from std_msgs.msg import Bool
 
@@ -66,11 +66,14 @@ class HriNode(ManagedNode):
         self._voice_pubs: Dict[str, Tuple[object, object]] = {}
         self._last_tracked: list = []
         self.says = {"succeeded": 0, "failed": 0, "cancelled": 0, "timeout": 0}
-        group = ReentrantCallbackGroup()
+        group = ReentrantCallbackGroup()  # a say waits for its speech while others are served
+        # words and activity one at a time, in arrival order: run side by side, a partial could
+        # be published after its own final
+        voices = MutuallyExclusiveCallbackGroup()
         self._tracked_pub = self.create_publisher(IdsList, "humans/voices/tracked", TRACKED_QOS)
-        self.create_subscription(Transcript, "voice/transcript", self._on_transcript, RELIABLE, callback_group=group)
-        self.create_subscription(VoiceActivity, "voice/activity", self._on_activity, RELIABLE, callback_group=group)
-        self.create_timer(1.0, lambda: self._publish_tracked(force=True), callback_group=group)
+        self.create_subscription(Transcript, "voice/transcript", self._on_transcript, RELIABLE, callback_group=voices)
+        self.create_subscription(VoiceActivity, "voice/activity", self._on_activity, RELIABLE, callback_group=voices)
+        self.create_timer(1.0, lambda: self._publish_tracked(force=True), callback_group=voices)
         self._speak = SpinSafeActionClient(self, Tool, driver_tool, callback_group=group)
         self._say = ActionServer(self, Say, "skill/say", execute_callback=self._execute_say,
                                  goal_callback=lambda goal: GoalResponse.ACCEPT,
