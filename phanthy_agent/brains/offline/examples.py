@@ -32,7 +32,6 @@ Pure: NumPy only, no ROS, no model of its own.
 from __future__ import annotations
 
 import dataclasses
-import logging
 import pathlib
 from typing import Dict, Iterable, List, Optional, Sequence, Union
 
@@ -41,7 +40,6 @@ import numpy as np
 from .config import FaqEntry, Intent
 from .understanding import Meaning
 
-log = logging.getLogger(__name__)
 
 K = 5  # neighbours that vote; a label needs all of them
 OFF_TOPIC = "off_topic"
