@@ -218,7 +218,15 @@ SETS = {"original": "paraphrases.yaml", "heldout": "paraphrases_heldout.yaml", "
         "blind140": "paraphrases_blind140.yaml",
         "blind141": "paraphrases_blind141.yaml",
         "blind142": "paraphrases_blind142.yaml",
-        "blind143": "paraphrases_blind143.yaml"}
+        "blind143": "paraphrases_blind143.yaml",
+        "blind144": "paraphrases_blind144.yaml",
+        "blind145": "paraphrases_blind145.yaml",
+        "blind146": "paraphrases_blind146.yaml",
+        "blind147": "paraphrases_blind147.yaml",
+        "blind148": "paraphrases_blind148.yaml",
+        "blind149": "paraphrases_blind149.yaml",
+        "blind150": "paraphrases_blind150.yaml",
+        "blind151": "paraphrases_blind151.yaml"}
 
 
 def load_set(name, brain):

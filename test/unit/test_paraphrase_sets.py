@@ -32,7 +32,8 @@ APART = {name: heldout_cases(ROOT / "bench" / f"paraphrases_{name}.yaml", [e.id 
                       "blind112", "blind113", "blind114", "blind115", "blind116", "blind117", "blind118", "blind119",
                       "blind120", "blind121", "blind122", "blind123", "blind124", "blind125", "blind126", "blind127",
                       "blind128", "blind129", "blind130", "blind131", "blind132", "blind133", "blind134", "blind135",
-                      "blind136", "blind137", "blind138", "blind139", "blind140", "blind141", "blind142", "blind143")}
+                      "blind136", "blind137", "blind138", "blind139", "blind140", "blind141", "blind142", "blind143",
+                      "blind144", "blind145", "blind146", "blind147", "blind148", "blind149", "blind150", "blind151")}
 HELDOUT = APART["heldout"]
 ORIGINAL = original_cases(ROOT / "bench" / "paraphrases.yaml")
 EXTRA_TOPICS = {"answer:parking", "answer:t_rex", "answer:dinosaur_hall_exhibits", "answer:space_gallery_exhibits",
