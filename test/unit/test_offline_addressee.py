@@ -3,8 +3,8 @@ else, and the talk among visitors that is no request."""
 
 import pytest
 
-from phanthy_agent.brains.offline.addressee import (after_the_pause, asked_as_a_question, before_the_remark, past_the_assistant,
-                                                    past_the_doubt, past_the_wake_words,
+from phanthy_agent.brains.offline.addressee import (after_the_pause, asked_as_a_question, before_the_pause, before_the_remark,
+                                                    past_the_assistant, past_the_doubt, past_the_hold, past_the_wake_words,
                                                     said_to_someone_else, turned_to_robot, without_asides)
 
 pytestmark = pytest.mark.unit
@@ -260,3 +260,48 @@ def test_plans_hurries_searches_and_turns_are_said_to_someone_else(text):
                                         ("Google says it closes at five", "")])
 def test_another_assistants_wake_words_are_no_part_of_the_request(text, rest):
     assert past_the_assistant(text) == rest
+
+
+@pytest.mark.parametrize("text, asked", [
+    ("Is the café open right now? ...Okay, then we'll eat there.", "Is the café open right now?"),
+    ("Book five tickets under Nguyen please. ...What, Dad? Okay, he's still deciding which tour.",
+     "Book five tickets under Nguyen please."),
+    ("Thank you so much. \u2026Okay, I'm back.", "Thank you so much."),
+    # the code read out after the pause is the request's
+    ("Can you check my membership, please? ...Where's the card, Steve? ...It's M-10946.",
+     "Can you check my membership, please? M-10946."),
+])
+def test_what_follows_a_pause_after_a_finished_request_is_for_someone_else(text, asked):
+    assert before_the_pause(text) == asked
+
+
+@pytest.mark.parametrize("text", [
+    "I'd like to book... the dinosaur tour",  # a search for words, not a pause after a sentence
+    "Could you pull up my booking, the code's ZP3019? ...It's under Carter, I think.",  # its name
+    "Book two tickets. ...no, three",  # a correction
+    "Book two tickets.",
+    # the robot asked after the pause, someone else before it
+    "Grandma lost the paper! ... Could you see whether we've got a booking?",
+    "Can we go see the big skeletons again? ... Yes, all right. Back to the dinosaur hall, please, robot.",
+    "Say thank you to the robot, Poppy. ... Thank you!",
+    # a code after the pause, and nothing asked of the robot before it
+    "Look up Grandad's card! ... Yes, yes. It's member ID FM-20931.",
+])
+def test_a_pause_that_is_no_turn_away_leaves_the_utterance_whole(text):
+    assert before_the_pause(text) == ""
+
+
+@pytest.mark.parametrize("text, rest", [
+    ("Hold on, Mum. Where are the toilets?", "Where are the toilets?"),
+    ("Hang on, love, I'm asking the robot. Is there wifi?", "Is there wifi?"),
+    ("Two secs, I'm booking. Can we do the dinosaur tour at three fifteen?", "Can we do the dinosaur tour at three fifteen?"),
+    ("Wait, wait. Robot, stop walking.", "Robot, stop walking."),
+    ("Mate, hold on, I'm talking to the robot. Dinosaur tour at 2:30 please.", "Dinosaur tour at 2:30 please."),
+])
+def test_a_sentence_that_asks_someone_to_wait_is_no_part_of_the_request(text, rest):
+    assert past_the_hold(text) == rest
+
+
+@pytest.mark.parametrize("text", ["Hold on.", "Hang on, cancel that.", "Wait for me at the cafe."])
+def test_a_wait_that_is_the_whole_utterance_or_its_request_is_kept(text):
+    assert past_the_hold(text) == ""

@@ -177,6 +177,17 @@ def test_a_word_the_venues_own_files_use_stays_in_scope():
     assert rule.named("is the library open") == ""
 
 
+@pytest.mark.parametrize("text, thing, owns", [
+    ("Please refund my theatre tickets, booking TH5590", "theatre", True),
+    ("Cancel my gym membership please, member number G-55012", "gym", True),
+    ("Our train was late so we missed the tour, refund please, code AB1234", "train", False),
+    ("We missed the train, refund my tickets, code AB1234", "train", False),
+])
+def test_a_booking_for_somewhere_else_is_told_from_a_reason_given_for_the_venues(text, thing, owns):
+    from phanthy_agent.brains.offline.elsewhere import owns_the_booking
+    assert owns_the_booking(text, thing) is owns
+
+
 def _venue_brain():
     cfg = load_intents({
         "accept": 0.2, "suggest": 0.15, "elsewhere_words": ["zoo", "library", "station"],

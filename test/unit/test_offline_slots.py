@@ -144,6 +144,8 @@ def test_codes(text, codes):
     ("the surname's Van der Berg", ["Van der Berg"]), ("in the name of abdullah", ["Abdullah"]),
     ("the name is fatima al hassan", ["Fatima Al Hassan"]),
     ("Can you move Chen's booking to one?", ["Chen"]), ("what is my name", []), ("my name is please", []),
+    # a family name that starts with its particle in lowercase
+    ("Name de Vries, code KT3394", ["de Vries"]), ("booking for van der Berg please", ["van der Berg"]),
 ])
 def test_names(text, names):
     assert [m.value for m in find_names(text)] == names
@@ -152,6 +154,7 @@ def test_names(text, names):
 @pytest.mark.parametrize("text, names", [
     ("Hello, I have booking. Kowalski, code G H eight eight one zero.", ["Kowalski"]),
     ("Check my reservation: Harrington, XR 5502.", ["Harrington"]),
+    ("We booked on Van der Meer, code U H seven seven zero two.", ["Van der Meer"]),
     ("refund the tour please. Schmidt, oh ar six six two seven.", ["Schmidt"]),
     ("Move booking QD-5027 to half twelve.", []), ("Thanks, code AB1234", []),
     ("three tickets name of wozniak for the space tour", ["Wozniak"]),

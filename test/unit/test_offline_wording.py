@@ -4,7 +4,7 @@ British and Irish speech written as said, remarks, facts about the world. Pure r
 import pytest
 
 from phanthy_agent.brains.offline.wording import REMARK, SERVES_THE_VENUE, WORD_OR_HISTORY, WORLD_FACT
-from phanthy_agent.brains.offline.spoken import HESITATION, normalized
+from phanthy_agent.brains.offline.spoken import HESITATION, normalized, unstammered
 
 
 @pytest.mark.parametrize("text, plain", [
@@ -83,3 +83,15 @@ def test_politeness_from_abroad_is_read_as_the_english_word(text, plain):
 ])
 def test_southern_hemisphere_words_and_a_recognizers_slips_are_read_as_meant(text, plain):
     assert normalized(text).lower() == plain.lower()
+
+
+@pytest.mark.parametrize("said, plain", [
+    ("c-c-can I book", "can I book"), ("st-st-stop", "stop"), ("the c-code's P Y 6 0 4 1", "the code's P Y 6 0 4 1"),
+    ("I w-w-want to cancel", "I want to cancel"),
+    # a code's letter said twice: the letters apart, once
+    ("code is k-k-x four four seven one", "code is k x four four seven one"), ("m-m-4-4-0-9", "m 4 4 0 9"),
+    # hyphens that are no stammer
+    ("T-Rex", "T-Rex"), ("member M-10946", "member M-10946"), ("x-ray", "x-ray"), ("HP-2046", "HP-2046"),
+])
+def test_a_stammer_is_read_as_the_word_said(said, plain):
+    assert unstammered(said) == plain

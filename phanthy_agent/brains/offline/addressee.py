@@ -24,7 +24,7 @@ TO_SOMEONE_ELSE = re.compile(
     # visitors talking among themselves or about the robot: "did you lock the car?", "shall we get the
     # bus home?", "she said Tuesday", "I told you we should've come earlier", "this robot is so weird"
     r"|\b(?:did\s+you\s+(?:remember|see|hear|bring|pack|lock|get|grab|buy|pick\s+up)\s+(?!(?:me|us|my|our)\b)|where\s+did\s+(?:you|we)\s+(?:put|leave|park)|can\s+you\s+believe|shall\s+we|we\s+should(?:'ve|"
-    r"\s+have)|let'?s\s+(?!see\b)(?!not\b)(?![^.?!]*\b(?:tickets?|places|seats|book\w*)\b)|love\s+you|i\s+told\s+(?:him|her|them|you)|(?:she|he|they)\s+(?:booked|said|told|"
+    r"\s+have)|let'?s\s+(?!see\b)(?!not\b)(?!(?:just\s+)?(?:cancel|call\s+(?:it|the\s+\w+)\s+off)\b)(?![^.?!]*\b(?:tickets?|places|seats|book\w*)\b)|love\s+you|i\s+told\s+(?:him|her|them|you)|(?:she|he|they)\s+(?:booked|said|told|"
     r"thinks?|wants?(?!\s+to\s+know\b)|forgot)|(?:this|that|the)\s+robot(?:\s+(?:is|was)|'s)|it'?s\s+a\s+robot|hurry\s+up)\b"
     # a child or a group spoken to ("don't touch that, sweetie", "okay everyone, stay together"), a
     # call ("I'll ring you back"), who did what ("did you get the tickets or did I?"), and where
@@ -33,7 +33,9 @@ TO_SOMEONE_ELSE = re.compile(
     r"grandad|grandpa|kids|guys|everyone|folks|friends|team|class|boys|girls)\W*$|^\W*(?:(?:ok|okay|right|alright|come\s+on)\W+)?"
     r"(?:everyone|everybody|guys|kids|folks|people|team|gang|class|year\s+\d+)\b(?!.*\b(?:robot|can\s+you|could\s+you)\b)|"
     r"\bi(?:'ll|\s+will)\s+(?:call|ring|phone|text|message)\s+(?:you|him|her|them)\b|\bor\s+did\s+(?:i|you|we)\b|"
-    r"\b(?:she|he)(?:'s|\s+has|\s+is)\s+(?:still|been)\b(?!\s+(?:\w+\s+)?(?:lost|missing|gone|hurt|sick|ill|stuck)\b)|\b\w+'s\s+still\s+(?:in|at)\b|\bi'?ll\s+sort\s+it\b"
+    r"\b(?:she|he)(?:'s|\s+has|\s+is)\s+(?:still|been)\b(?!\s+(?:\w+\s+)?(?:lost|missing|gone|hurt|sick|ill|stuck)\b)|\b\w+'s\s+still\s+(?:in|at)\b"
+    # (not after a stop: "No, cancel that, I'll sort it out myself" is said to the robot)
+    r"|^(?![^.?!]*\b(?:cancel\s+(?:that|it)|scrap\s+(?:that|it)|never\s*mind|forget\s+(?:it|that)|don'?t\s+(?:worry|bother))\b)[^.?!]*\bi'?ll\s+sort\s+it\b"
     # a child told off, the robot looked at, a remark that asks for agreement ("the tour was good, wasn't it")
     r"|(?<!won't\s)(?<!wont\s)(?<!not\s)(?<!can't\s)\bstop\s+(?:pushing|fighting|shoving|hitting|kicking|running|shouting|touching|whining|moaning|nagging|crying)\b|^\W*don'?t\s+you\s+dare\b|"
     r"\blook\s+at\s+(?:the|that|this)\s+robot\b|\brobot\s+thing\b|\b(?:wasn'?t|isn'?t|weren'?t|aren'?t)\s+(?:it|they|there)\W*$"
@@ -99,7 +101,7 @@ TO_SOMEONE_ELSE = re.compile(
     r"|^\W*(?:attention\s+please|ladies\s+and\s+gentlemen)\b|\bwould\s+the\s+owner\s+of\b|\bplease\s+(?:gather|proceed|make\s+your\s+way)\b"
     # an opinion or a hunch told to the others ("nah the gift shop's a total rip off", "I'm telling
     # you, the space tour was better last time", "I think the exit's back past the shop")
-    r"|^\W*(?:(?:nah|honestly)\W+(?:the|that|this|it'?s|its)\b|i'?m\s+telling\s+(?:you|ya)\b)(?![^?]*\?)|^(?![^?]*\?)[^?]*\brip[\s-]?off\b|^\W*i\s+think\s+(?:the|it'?s|its)\b(?![^?]*\?)"
+    r"|^\W*(?:(?:nah|honestly)\W+(?:the|that|this|it'?s|its)\b|i'?m\s+telling\s+(?:you|ya)\b)(?![^?]*\?)(?![^?]*\b(?:\d+|one|two|three|four|five|six)\s+tickets?\b)|^(?![^?]*\?)[^?]*\brip[\s-]?off\b|^\W*i\s+think\s+(?:the|it'?s|its)\b(?![^?]*\?)"
     # a booking told about, not asked for ("Our Susan booked the dinosaur tour for us", "I booked the
     # eleven o'clock one, didn't I say?", "the booking's on my phone, hang on", "the booking
     # confirmation is in my email somewhere")
@@ -157,9 +159,17 @@ TO_SOMEONE_ELSE = re.compile(
     r"(?![^?]*\b(?:can|could|would|will)\s+(?:you|u)\b)|^\W*next\s+time\s+we\b|^\W*(?:we|you)\s+(?:must|need\s+to|have\s+to|'?ve\s+got\s+to)\s+hurry\b"
     r"|\b(?:is|are|was|were|'s)\s+(?:back\s+)?(?:that|this|the\s+other)\s+way\b(?![^?]*\?)|\b(?:let\s+me|lemme)\s+(?:just\s+)?(?:find|text|ring|call|message|dig\s+out)\b"
     r"|^\W*whose\s+turn\b|\b(?:is|isn'?t)\s+that\s+(?:the\s+|your\s+|our\s+|my\s+)?\w+\s+over\s+there\b"
-    r"|\bi'?ll\s+(?:grab|get|fetch)\s+(?:our|the|my|your)\b[^?]*\b(?:after|later|when)\b|\bi'?ll\s+sort\s+(?:the|that|out)\b"
+    r"|\bi'?ll\s+(?:grab|get|fetch)\s+(?:our|the|my|your)\b[^?]*\b(?:after|later|when)\b"
+    r"|^(?![^.?!]*\b(?:cancel\s+(?:that|it)|scrap\s+(?:that|it)|never\s*mind|forget\s+(?:it|that)|don'?t\s+(?:worry|bother))\b)[^.?!]*\bi'?ll\s+sort\s+(?:the|that|out)\b"
     r"|\bwhen\s+(?:you|u)\s+(?:go|get\s+back|come\s+back|pass)\b|\bunder\s+your\s+name\b|\bor\s+was\s+i\s+(?:meant|supposed)\s+to\b"
-    r"|,\s*i\s+ask\s+you\W*$", re.I)
+    r"|,\s*i\s+ask\s+you\W*$"
+    # a question that ends by calling someone by name ("how long is this tour anyway, Mark?",
+    # "the tour should be free, shouldn't it, Tom?"), a bad line, a booking left to the desk or
+    # explained later ("I'll go and book the space tour at the desk, you wait here", "I'll ask at
+    # the desk later", "the booking's under my maiden name, I'll explain later")
+    r"|^[^\d?]*(?<!\bname)(?<!\bunder),\s*(?-i:(?!Robot\b|Please\b|Thanks\b|Sir\b|Madam\b|Mister\b)[A-Z][a-z]+)\s*\?\s*$"
+    r"|\bbad\s+(?:signal|line|connection|reception)\b|\b(?:i|we)(?:'ll|\s+will)\s+(?:go\s+and\s+)?(?:book|ask|sort\s+it)\b[^?]*\bat\s+the\s+desk\b"
+    r"|\byou\s+wait\s+here\b|\bi'?ll\s+explain\s+later\b", re.I)
 
 # the robot asked first thing ("can you take us to the dinosaur hall, he's been going on about it"):
 # what follows about someone else is the reason, not talk to them
@@ -327,3 +337,50 @@ def after_the_pause(text: str) -> str:
     if len(parts) < 2 or not parts[-1] or not parts[0].endswith(("!", ".", "?")) or not said_to_someone_else(parts[0]):
         return ""
     return "" if said_to_someone_else(parts[-1]) else parts[-1]
+
+
+# a request, a pause, then words for a caller or the others ("Is the café open right now? ...Okay,
+# then we'll eat there.", "Book five tickets under Nguyen please. ...What, Dad?"): a pause after a
+# finished sentence, unlike a search for words ("I'd like to book... the dinosaur tour")
+PAUSE_AFTER_A_SENTENCE = re.compile(r"(?<=[.!?])\s*(?:\.\.\.|\u2026)\s*")
+# what, after the pause, still belongs to the request: its name, a correction ("...It's under
+# Carter, I think", "...no, three")
+# the robot asked after the pause ("... Yes, all right. Back to the dinosaur hall, please, robot.")
+TO_THE_ROBOT = re.compile(r"\brobot\b|\b(?:can|could|would|will)\s+(?:you|u)\b|\bplease\b", re.I)
+# someone called by name at the end ("Say thank you to the robot, Poppy.")
+CALLED_LAST = re.compile(r"(?<!\bname)(?<!\bunder)(?<!\bfor),\s*(?-i:[A-Z][a-z]+)\s*[.!?]+$")
+STILL_THE_REQUEST = re.compile(r"\b(?:under|name(?:'s|\s+is)?|surname|actually|instead|i\s+mean|make\s+(?:it|that))\b|"
+                               r"^\W*no\W+(?:\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|half|quarter)\b)", re.I)
+
+
+def before_the_pause(text: str) -> str:
+    """The request said before a pause that follows a finished sentence, without the words after
+    it, and with the codes read out after it ("Can you check my membership? ...Where's the card,
+    Steve? ...It's M-10946."); "" when there is no such pause or what follows still belongs to the
+    request (STILL_THE_REQUEST)."""
+    head, *tails = PAUSE_AFTER_A_SENTENCE.split(text.strip())
+    if not tails or not head.strip() or not any(t.strip() for t in tails):
+        return ""
+    if any(STILL_THE_REQUEST.search(t) or TO_THE_ROBOT.search(t) for t in tails) or \
+            said_to_someone_else(head) or CALLED_LAST.search(head):
+        return ""  # "Grandma lost the paper! ... Could you see whether we've got a booking?"
+    codes = [c for t in tails for c in find_codes(t) if any(ch.isdigit() for ch in c.text)]
+    if codes and not TO_THE_ROBOT.search(head):
+        return ""  # "Look up Grandad's card! ... Yes, yes. It's member ID FM-20931."
+    return " ".join([head.strip()] + [f"{c.text}." for c in codes])
+
+
+# the caller or the others asked to wait before the robot is asked ("Hold on, Mum.", "Hang on,
+# love, I'm asking the robot.", "Two secs, I'm booking.", "Wait, wait."): not part of the request
+HOLD_ON = re.compile(
+    r"^\W*(?:(?:yeah|yes|yep|ok(?:ay)?|sorry|right|shh+|mate|babe|love|no)\W+)*"
+    r"(?:hold\s+on|hang\s+on|wait(?:\W+wait)?|(?:one|two|a|just\s+a)\s+(?:sec|secs|second|seconds|mo|moment|minute|tick)|"
+    r"bear\s+with\s+me|give\s+me\s+a\s+(?:sec|second|moment|minute))"
+    r"(?:\s+a\s+(?:sec|second|moment|minute|mo))?(?:\s*,\s*(?-i:[A-Z][a-z]+)|\s*,?\s+(?:love|mate|babe|darling|mum|dad|hun|pet))?"
+    r"(?:\s*,\s*(?:i'?m|i\s+am|we'?re)\s+[^.!?]*)?\s*[.!]+\s+(?=\S)", re.I)
+
+
+def past_the_hold(text: str) -> str:
+    """What follows a sentence that asks someone to wait (HOLD_ON); "" when there is none."""
+    found = HOLD_ON.match(text)
+    return text[found.end():] if found else ""

@@ -37,6 +37,10 @@ from .wording import (
 
 WANT_MARGIN = 0.15  # how far below the FAQ's question a wanted request may be
 NAMED_WORDS = 6  # an utterance this short that names a place and nothing understood walks there
+# how many are coming ("seven tickets", "ten of us", "two adults"): only a booking takes that
+HEADCOUNT = re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty)\s+"
+                       r"(?:tickets?|places|seats|spots|of\s+us|people|persons|adults?|children|kids|pupils|students)\b", re.I)
+FILLED = 0.5  # a request whose required arguments the words fill this far competes from further down
 SLOT_MARGIN = 0.08  # meanings this close to the best are told apart by the slots the words fill
 STATEMENT_WORDS = 6  # shorter, a place said is a request ("the dinosaur hall, please")
 
@@ -181,6 +185,12 @@ class Chooser:
         # "I'd like to cancel the dinosaur tour for the Greens": the request named, a little further down
         close = [m for m in ranked if m.score >= ranked[0].score - SLOT_MARGIN or
                  wants and m.kind != "faq" and m.score >= ranked[0].score - WANT_MARGIN and self._verbs(m, names) & said]
+        if ranked[0].kind != "faq" and self._needs_nothing(ranked[0], tools) and HEADCOUNT.search(text) and \
+                not (ASKS_ABOUT.search(text) or ASKS_WHETHER.search(text)):
+            # "seven tickets, dinosaur tour at four o'clock, under Ramirez": the words fill a
+            # request a little further down, not the tour list the tour's name sounds like
+            close += [m for m in ranked if m not in close and m.kind != "faq" and self._counts(m, tools) and
+                      m.score >= ranked[0].score - WANT_MARGIN and self.evidence(m, text, tools) >= FILLED]
         named = {m.key: bool(self._verbs(m, names) & said) for m in close}
         best = max(close, key=lambda m: (named[m.key] and sum(named.values()) == 1, self.evidence(m, text, tools), named[m.key], m.score))
         if best.kind != "faq" and (ASKS_WHETHER.search(text) or ASKS_ABOUT.search(text)) and self._place_slots(best, tools):
@@ -202,6 +212,17 @@ class Chooser:
         intent = self._intents.get(meaning.key) if meaning.kind == "intent" else None
         names = (intent.tools if intent else []) if meaning.kind == "intent" else [meaning.key] if meaning.kind == "tool" else []
         return intent, names
+
+    def _counts(self, meaning: Meaning, tools: Dict[str, dict]) -> bool:
+        """A request that takes how many (a required number: tickets)."""
+        intent, names = self._request(meaning)
+        return any(s.required and s.kind in ("integer", "number") for s in request_slots(intent, names, tools))
+
+    def _needs_nothing(self, meaning: Meaning, tools: Dict[str, dict]) -> bool:
+        """A request that takes no required argument at all (the tour list)."""
+        intent, names = self._request(meaning)
+        return bool(names) and all(n in tools for n in names) and \
+            not any(s.required for s in request_slots(intent, names, tools))
 
     def _takes_details(self, meaning: Meaning, tools: Dict[str, dict]) -> bool:
         """A request that needs the visitor's details (a count, a name, a code), not a look-up."""

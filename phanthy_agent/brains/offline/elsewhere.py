@@ -61,6 +61,17 @@ def _asked(text: str) -> str:
     return REASON.sub(" ", text[:READ_CHARS])
 
 
+# the booking, ticket or membership is the other place's ("refund my theatre tickets, booking
+# TH5590", "cancel my gym membership, member number G-55012"): its code is not the venue's
+BOOKING_OF = r"(?:\s+\w+)?\s+(?:tickets?|bookings?|reservations?|memberships?|seats?)\b"
+
+
+def owns_the_booking(text: str, thing: str) -> bool:
+    """Whether the thing elsewhere is what the booking, tickets or membership said are for."""
+    return bool(re.search(r"\b(?:my|our|his|her|their|the|a|an)\s+(?:\w+\s+)?" + phrase_pattern([thing]).pattern + BOOKING_OF,
+                          _asked(text), re.I))
+
+
 @functools.lru_cache(maxsize=8192)
 def _used(wanted: Tuple[str, ...], text: str) -> frozenset:
     """The words of `wanted` that `text` uses."""

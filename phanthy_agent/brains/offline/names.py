@@ -32,7 +32,9 @@ NAME_STOP = {"I", "Im", "My", "The", "A", "An", "Hi", "Hello", "Hey", "Thanks", 
 _UPPER, _LOWER = "A-ZÀ-ÖØ-Þ\u0100-\u017f", "a-zß-öø-ÿ\u0100-\u017f"
 _NAME_WORD = rf"(?:[{_UPPER}][{_LOWER}]+(?:[{_UPPER}][{_LOWER}]+)?|[{_UPPER}](?=['\-][{_UPPER}]))(?:['\-][{_UPPER}]?[{_LOWER}]+)*"
 # with the particles of family names between ("Van der Berg", "Ana de la Cruz")
-_NAME = rf"({_NAME_WORD}(?:\s+(?:(?:van|von|der|den|de|da|di|du|del|della|la|le|bin|ibn)\s+)*{_NAME_WORD}){{0,3}})"
+# and the lowercase particle a family name may start with ("de Vries", "van der Meer")
+_NAME = rf"((?:(?:van|von|de|da|di|du|del|della|la|le|ter|ten)\s+(?:(?:der|den|la|los|las)\s+)?(?={_NAME_WORD}))?"
+_NAME += rf"{_NAME_WORD}(?:\s+(?:(?:van|von|der|den|de|da|di|du|del|della|la|le|bin|ibn)\s+)*{_NAME_WORD}){{0,3}})"
 # hesitations between the cue and the name ("name's uh Okafor")
 _FILLERS = r"(?:(?i:uh+|um+|umm|erm+|er|uhm|ah)\W+)*"
 _NAME_CUES = [re.compile(p + _FILLERS + _NAME) for p in (
@@ -63,7 +65,7 @@ _LONE_NAME = re.compile(rf"(?:,\s*|(?<=[A-Z0-9]{{4}})\s+|(?<=[A-Z0-9]{{4}}),\s*)
 
 # a lone name said just before a code found in any spelling ("Kowalski, code G H eight eight ...",
 # "Harrington, XR 5502", "Schmidt, oh ar six six ...")
-_NAME_THEN_CODE = re.compile(rf"(?<![\w'])({_NAME_WORD}),?\s*(?:(?i:code|ref|reference|booking|number)(?:'s)?\s*){{0,2}}(?:(?i:is)\s+)?$")
+_NAME_THEN_CODE = re.compile(rf"(?<![\w'])((?:(?:[Vv]an|[Vv]on|[Dd]e|[Dd]er|[Dd]en|[Dd]a|[Dd]i|[Ll]e|[Ll]a|[Tt]er)\s+)*{_NAME_WORD}),?\s*(?:(?i:code|ref|reference|booking|number)(?:'s)?\s*){{0,2}}(?:(?i:is)\s+)?$")
 # a family named in the plural ("we're the Hendersons", "it's the Bakers", "for the Joneses"): the name
 _FAMILY = re.compile(rf"\b(?i:we(?:'re|\s+are)|it'?s|it\s+is|for|under|booked\s+as)\s+the\s+([{_UPPER}][{_LOWER}]+?)(?:e?s)\b"
                      rf"(?!\s+(?i:family|party|group|tour|gallery|hall|booking)\b)")

@@ -28,12 +28,13 @@ from typing import Any, Dict, List, Optional, Sequence
 from .replies import capabilities, failure, humanize
 from .config import FaqEntry, Intent, IntentsFile
 from .conversation import BUILTINS, Call, Segment, flatten, segments
-from .addressee import (after_the_pause, before_the_remark, past_the_assistant, past_the_doubt, past_the_wake_words,
-                        said_to_someone_else, turned_to_robot, without_asides)
+from .addressee import (after_the_pause, before_the_pause, before_the_remark, past_the_assistant, past_the_doubt,
+                        past_the_hold, past_the_wake_words, said_to_someone_else, turned_to_robot, without_asides)
 from .choice import Chooser
 from .plan import Frame, Next, Planner
 from .slots import NO, YES, answer, fill, request_slots
 from .codes import find_codes
+from .spoken import unstammered
 from .understanding import Meaning, Understanding
 from .examples import ExampleMemory
 from .reading import SOCIAL_ACTS, Reading
@@ -137,7 +138,10 @@ class Policy(Reading):
         text = segs[index].text
         if not text:
             return prev or Frame("fallback", since=index)
+        text = unstammered(text)  # "c-c-can I book"
+        text = past_the_hold(text) or text  # "Hold on, Mum. Where are the toilets?"
         text = without_asides(after_the_pause(text) or text)  # "... — Maya, don't lick that — ..."
+        text = before_the_pause(text) or text  # "Is the café open? ...Okay, then we'll eat there."
         text = turned_to_robot(text) or text  # "Grandma, it's cancel! Robot, cancel the booking ..."
         text = past_the_assistant(text) or text  # "Hey Google, show me booking RT9052"
         if self.understanding.pattern(text) is None and not GREETING_WAKE.match(text):

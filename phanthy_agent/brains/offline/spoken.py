@@ -73,3 +73,23 @@ def normalized(text: str) -> str:
     text = _DIGIT_WORD.sub(lambda m: "to " if m.group(1) == "2" else "for ", plain(text))
     text = _ELONGATED.sub(lambda m: m.group(1) * (2 if m.group(1).lower() in "eolst" else 1), text)
     return _TEXT_SPEAK.sub(lambda m: TEXT_SPEAK[m.group(1).lower()], text)
+
+
+# a stammer as a recognizer writes it ("c-c-can I book", "st-st-stop", "the c-code's"): the word's
+# start said again before the word; and a letter of a code said twice ("k-k-x four four seven one")
+_STAMMER = re.compile(r"(?<![\w'-])([a-z]{1,3})-(?=\1[a-z'-])", re.I)
+_LETTERS_STAMMERED = re.compile(r"(?<![\w'-])[a-z0-9](?:-[a-z0-9])+(?![\w'-])", re.I)
+
+
+def _letters(found: "re.Match") -> str:
+    said = found.group(0).split("-")
+    # a letter said again is the stammer; a digit said again is the code's ("4-4-0-9")
+    return " ".join(c for i, c in enumerate(said) if i == 0 or c.isdigit() or c.lower() != said[i - 1].lower())
+
+
+def unstammered(text: str) -> str:
+    """The words without the stammered starts before them ("c-c-can" -> "can"), a code's letters
+    said apart ("k-k-x" -> "k x"); the arguments are read from this too."""
+    while (plainer := _STAMMER.sub("", text)) != text:
+        text = plainer
+    return _LETTERS_STAMMERED.sub(_letters, text)

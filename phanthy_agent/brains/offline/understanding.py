@@ -41,7 +41,7 @@ import numpy as np
 from phanthy_common.lexical import STOPWORDS, LexicalIndex
 
 from .config import FaqEntry, IntentsFile
-from .elsewhere import Elsewhere, phrase_pattern
+from .elsewhere import Elsewhere, owns_the_booking, phrase_pattern
 from .codes import find_codes
 from .names import find_names, spelling_said
 from .addressee import ASKS_SOMETHING
@@ -195,7 +195,7 @@ class Understanding:
             # sign me up?"), unless it only remarks on them after asking for somewhere else
             own = rest and len(rest) < len(every) and (self.venue_named(", ".join(rest), tools) or
                                                        _booking_code(", ".join(rest))) and \
-                not self._asked_there(text, tools, tool_rows.elsewhere)
+                not self._asked_there(text, tools, tool_rows.elsewhere) and not owns_the_booking(text, thing)
             ranked = self.rank(", ".join(rest), tools, whole) if own else []
             if ranked and ranked[0].score >= self.cfg.accept:
                 return ranked

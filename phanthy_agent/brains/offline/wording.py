@@ -135,10 +135,11 @@ VENUE_SERVICE = re.compile(
     r"members?|membership|wifi|lifts?|elevators?|toilets?|cafe|shop|gallery|galleries|hall|exhibits?|"
     r"exhibitions?|on\s+display|guides?|robot|i|we|us|our|my|me)\b", re.I)
 # asked to be taken somewhere ("guide us along to the space exhibits", "show us the rockets and planets")
-ESCORT = re.compile(r"\b(?:take|bring|guide|lead|walk|show|escort)\s+(?:(?:a\s+few|some|all|both|the\s+two)\s+of\s+)?"
-                    r"(?:me|us|them|him|her|(?:this|that|the|these|those|our|my)\s+(?:young\s+|little\s+|nice\s+|old\s+)?"
+ESCORT = re.compile(r"\b(?:take|bring|guide|lead|walk|show|escort|accompany)\s+(?:(?:a\s+few|some|all|both|the\s+two)\s+of\s+)?"
+                    r"(?:me|us|them|him|her|people|someone|somebody|visitors|(?:this|that|the|these|those|our|my)\s+(?:young\s+|little\s+|nice\s+|old\s+)?"
                     r"(?:visitors?|lady|ladies|gentleman|gentlemen|man|woman|couple|family|group|boy|girl|child|children|kids|guests?))\b(?!\s+(?:my|our|your|the\s+(?:booking|reservation|code|times?|prices?)))"
-                    r"|\b(?:an?\s+)?escort\b", re.I)
+                    # "is it possible to follow you to the shop?", "could you get me back to the main entrance?"
+                    r"|\b(?:an?\s+)?escort\b|\bfollow\s+(?:you|u)\s+to\b|\bget\s+(?:me|us)\s+(?:back\s+)?to\s+the\b", re.I)
 WHERE = re.compile(r"\bwhere(?:'s|\s+is|\s+are|\s+can\s+(?:i|we)|\s+do\s+(?:i|we)|\s+would\s+i)\b", re.I)
 BARE_FILLER = {"please", "the", "a", "an", "um", "uh", "erm", "ok", "okay", "hi", "hello", "robot", "to", "now", "pls",
                "excuse", "me", "sorry", "thanks"}

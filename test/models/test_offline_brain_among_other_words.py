@@ -1,0 +1,77 @@
+"""The offline brain on a request said among other words (the real sentence encoder): a phone
+call around it, a capabilities question that names the robot's jobs, a booking with every detail
+at once, another place's booking, a family name with its particle, a stammer."""
+
+import pytest
+
+from test_offline_brain import brain, converse, museum, said  # noqa: F401 (brain is a fixture)
+
+
+@pytest.mark.parametrize("text, entry", [
+    ("Hang on, love. Do you have a lost and found? ...Your gloves, yeah.", "lost_and_found"),
+    ("Hang on. Are the toilets free? ...Some places charge, don't they.", "toilets"),
+])
+def test_a_question_between_words_for_a_caller_is_answered(brain, text, entry):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, [text])
+    assert said(ex) == [next(e.answer.strip() for e in brain.faq if e.id == entry)]
+    assert not ex.calls("navigate_to")
+
+
+def test_a_request_between_words_for_a_caller_is_carried_out(brain):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, ["Two secs, I'm asking the robot thing. Take me to the gift shop please? "
+                         "...Yes, I'll get him the rubber dinosaur, stop going on."])
+    assert [w.args for w in ex.calls("navigate_to")] == [{"place": "gift_shop"}]
+
+
+def test_a_member_number_read_out_to_the_caller_is_looked_up(brain):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, ["Hang on, I'm asking the robot. Can you check my membership, please? "
+                         "...Where's the card, Steve? ...It's M-1001."])
+    assert [c.args["member_id"] for c in ex.calls("lookup_membership")] == ["M-1001"]
+
+
+@pytest.mark.parametrize("text", ["Do you do bookings and directions, or what?",
+                                  "Can you handle bookings, refunds, that sort of thing?",
+                                  "Is it possible to ask you questions, or do you only give directions?"])
+def test_a_question_naming_the_robots_jobs_is_answered_with_what_it_can_do(brain, text):  # noqa: F811
+    assert brain.policy.understanding.pattern(text) == "help"
+
+
+def test_a_booking_said_with_every_detail_books_rather_than_lists_the_tours(brain):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, ["So that's two of us, two tickets, dinosaur tour at one o'clock, under Ramirez. Did I miss anything?"])
+    [book] = ex.calls("book_tickets")
+    assert book.args == {"tour_id": "dinosaurs-1300", "tickets": 2, "name": "Ramirez"}
+
+
+@pytest.mark.parametrize("text", ["Please refund my theatre tickets, booking K7P2QD, name Lovelace, the show got cancelled.",
+                                  "Cancel my gym membership please, member number M-1001."])
+def test_another_places_booking_or_membership_is_not_the_venues(brain, text):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, [text])
+    assert not ex.calls("refund_booking") and not ex.calls("cancel_booking") and not ex.calls("lookup_membership")
+
+
+def test_a_family_name_with_its_particle_is_the_whole_name(brain):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, ["I have made a reservation, can you look it up? The name is de Vries, code K7P2QD."])
+    assert [c.args for c in ex.calls("get_booking")] == [{"name": "de Vries", "code": "K7P2QD"}]
+
+
+@pytest.mark.parametrize("text, place", [
+    ("Can you actually guide someone to the gift shop, or is that not a thing you do?", "gift_shop"),
+    ("Are robots like you allowed to lead people to the toilets? Because I really need to go.", "toilets"),
+    ("Is it possible to follow you to the shop? I want to grab a souvenir before we go.", "gift_shop"),
+])
+def test_asking_whether_the_robot_may_lead_the_way_is_asking_to_be_led(brain, text, place):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, [text])
+    assert [w.args for w in ex.calls("navigate_to")] == [{"place": place}]
+
+
+def test_a_stammered_request_and_code_are_read_as_said(brain):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, ["I, I have a b-booking, c-can you check it, name's Lovelace, code is k-k-7 p 2 q d"])
+    assert [c.args for c in ex.calls("get_booking")] == [{"name": "Lovelace", "code": "K7P2QD"}]
