@@ -1,8 +1,9 @@
 """The offline brain with its example memory (the real sentence encoder, the shipped
 config/offline_examples.npz), in whole turns: what the rules alone could not place is placed,
 with its arguments; chat and things elsewhere that the rules took for a request or an FAQ
-question get the honest answer; a vote that is not unanimous, a fallback a rule chose and a
-meaning whose tool is down are left alone. Each case is also run with the memory taken away,
+question get the honest answer; a question the rules took for another request is the one meant;
+a vote that is not unanimous, a fallback a rule chose, a where-question (still a walk), a
+driver's own tool and a meaning whose tool is down are left alone. Each case is also run with the memory taken away,
 so the test shows the memory is what decides."""
 
 import contextlib
@@ -107,3 +108,33 @@ def test_a_vote_is_by_the_encoders_vectors(brain):  # noqa: F811
     points /= np.linalg.norm(points, axis=1, keepdims=True)
     labels = [memory.labels[memory.label[int(np.argmax(memory.vectors @ p))]] for p in points]
     assert labels[0] in ("navigate", "faq:toilets") and labels[1] == "faq:opening_hours"
+
+
+@pytest.mark.parametrize("text, entry", [
+    ("How much is a coffee in your café? I'm not paying six pounds again.", "cafe"),  # the rules walk there
+    ("yo how long is the t rex from head to tail", "t_rex"),  # the rules walk to the hall
+])
+def test_a_question_the_rules_took_for_another_request_is_what_visitors_meant(brain, text, entry):  # noqa: F811
+    with rules_only(brain):
+        ex = museum()
+        converse(brain, ex, [text])
+        assert ex.calls("navigate_to")
+    ex = museum()
+    converse(brain, ex, [text])
+    assert said(ex) == [next(e.answer.strip() for e in brain.faq if e.id == entry)] and not ex.calls("navigate_to")
+
+
+@pytest.mark.parametrize("text, tool", [
+    ("Where are the toilets?", "navigate_to"),  # the memory's authors wrote the toilets' answer: still a walk
+    ("how much are the tours", "list_tours"),  # the day's tours with their prices, not the admission prices
+    ("Add a new tour at eight pm called Night tour with 50 seats for free.", None),  # a driver's own tool: the rules'
+])
+def test_what_the_memory_does_not_take_over(brain, text, tool):  # noqa: F811
+    with rules_only(brain):
+        ex = museum()
+        converse(brain, ex, [text])
+        alone = [(s.tool, s.args) for s in ex.started], said(ex)
+    ex = museum()
+    converse(brain, ex, [text])
+    assert ([(s.tool, s.args) for s in ex.started], said(ex)) == alone
+    assert tool is None or ex.calls(tool)

@@ -119,6 +119,9 @@ def test_a_time_or_a_code_is_not_also_a_count():
     # a name spelled letter by letter is no code
     ("Brown, B-R-O-W-N. Code GT-1184", ["GT-1184"]), ("two tickets, the name is N-G-U-Y-E-N", []),
     ("it's K-O-W-A-L-S-K-I", ["KOWALSKI"]), ("the name is Okafor, code A B C D", ["ABCD"]),
+    # the "I" of "I'd" after a spelled name is no letter of it
+    ("Name's Dubois, D U B O I S. I'd like the dinosaur tour please", []),
+    ("Name's Olsen, O L S E N, three tickets, dinosaur tour", []),
 ])
 def test_codes(text, codes):
     assert [m.value for m in find_codes(text)] == codes

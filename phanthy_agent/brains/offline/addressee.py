@@ -262,9 +262,10 @@ def turned_to_robot(text: str) -> str:
 # the space tour at noon", "I bet you'll get lost halfway, but take me to the space gallery")
 DOUBT_FIRST = re.compile(
     r"^\W*(?:(?:right|ok(?:ay)?|hmm+|so|well|um|erm|oh|robot|machine)\W+)*"
-    r"(?:let'?s\s+(?:test|try)\s+(?:you|u|it|this)(?:\s+out)?|let'?s\s+see\s+if\s+(?:you|u)\s+(?:can\s+)?"
+    r"(?:let'?s\s+(?:test|try)\s+(?:you|u|it|this|your\s+\w+|the\s+\w+)(?:\s+out)?|let'?s\s+hear\s+it|(?:a\s+)?real\s+test|"
+    r"let'?s\s+see\s+(?:you|u)\s+(?:answer|handle|do)\s+this(?:\s+one)?|pretend\s+(?:you'?re|you\s+are)\s+(?:a|an)\s+[\w-]+(?:\s+[\w-]+)?\s+and|let'?s\s+see\s+if\s+(?:you|u)\s+(?:can\s+)?"
     r"(?:understand|handle|manage|get|do)\s+(?:this|that)|(?:i'?m|i\s+am)\s+(?:a\s+bit\s+|very\s+|quite\s+)?"
-    r"(?:sceptical|skeptical|doubtful|not\s+convinced)|i\s+(?:doubt|bet)\s+[^.:!?,]+?(?=[\s,]+but\b)|prove\s+(?:me|her|him|them|us)\s+wrong|"
+    r"(?:sceptical|skeptical|doubtful|not\s+convinced)|i\s+(?:doubt|bet)\s+[^.:!?,]+?(?=[\s,]+but\b)|prove\s+(?:me|her|him|them|us)\s+wrong(?:\s+and)?|"
     r"(?:my\s+\w+|\w+)\s+(?:doesn'?t|don'?t)\s+(?:believe|think)\s+(?:you|u)\s+can\s+(?:do\s+)?(?:this|that|it))"
     r"(?:[\s.:!,;\u2014-]*\bbut\b)?[\s.:!,;\u2014-]+", re.I)
 # ... or after it ("..., or is that above your pay grade?", "I don't suppose you know either.")

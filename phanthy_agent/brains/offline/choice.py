@@ -40,6 +40,9 @@ NAMED_WORDS = 6  # an utterance this short that names a place and nothing unders
 # how many are coming ("seven tickets", "ten of us", "two adults"): only a booking takes that
 HEADCOUNT = re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty)\s+"
                        r"(?:tickets?|places|seats|spots|of\s+us|people|persons|adults?|children|kids|pupils|students)\b", re.I)
+# the way asked, in words WHERE and ESCORT do not read ("which way?", "wheres the hall", "lead on")
+WAY_ASKED = re.compile(r"\b(?:which|what)\s+way\b|\bwheres\b|\blead\s+(?:on|the\s+way)\b|\bshow\s+(?:me|us)\s+the\s+way\b|"
+                       r"\bhow\s+do\s+(?:i|we)\s+get\s+(?:to|back)\b|\bdirections?\b", re.I)
 FILLED = 0.5  # a request whose required arguments the words fill this far competes from further down
 SLOT_MARGIN = 0.08  # meanings this close to the best are told apart by the slots the words fill
 STATEMENT_WORDS = 6  # shorter, a place said is a request ("the dinosaur hall, please")
@@ -172,7 +175,7 @@ class Chooser:
             return None
         if ranked[0].kind == "faq" and QUESTION.search(text):
             subject = self.understanding.subject(ranked, text)
-            return self._walk_to(subject, text, tools) or subject
+            return self.walk_to(subject, text, tools) or subject
         said = set(words(self.understanding.normalized(text)))
         names = [i.name for i in self.cfg.intents] + [m.key for m in ranked if m.kind == "tool"]
         if ranked[0].kind == "faq" and WANTS.search(text):
@@ -185,7 +188,7 @@ class Chooser:
         # "I'd like to cancel the dinosaur tour for the Greens": the request named, a little further down
         close = [m for m in ranked if m.score >= ranked[0].score - SLOT_MARGIN or
                  wants and m.kind != "faq" and m.score >= ranked[0].score - WANT_MARGIN and self._verbs(m, names) & said]
-        if ranked[0].kind != "faq" and self._needs_nothing(ranked[0], tools) and HEADCOUNT.search(text) and \
+        if ranked[0].kind != "faq" and self.needs_nothing(ranked[0], tools) and HEADCOUNT.search(text) and \
                 not (ASKS_ABOUT.search(text) or ASKS_WHETHER.search(text)):
             # "seven tickets, dinosaur tour at four o'clock, under Ramirez": the words fill a
             # request a little further down, not the tour list the tour's name sounds like
@@ -205,7 +208,7 @@ class Chooser:
             best = next((m for m in ranked if m.kind == "faq" and m.score >= best.score - SUBJECT_MARGIN), best)
         # "I left my glasses in the space gallery": the gallery is where, the question is lost property
         best = self.understanding.subject(ranked[ranked.index(best):], text) if best.kind == "faq" else best
-        return self._walk_to(best, text, tools) or best
+        return self.walk_to(best, text, tools) or best
 
     def _request(self, meaning: Meaning) -> Tuple[Optional[Intent], List[str]]:
         """The intent (or None) and the tools a meaning asks for: an intent's, a tool's own, or none."""
@@ -213,12 +216,42 @@ class Chooser:
         names = (intent.tools if intent else []) if meaning.kind == "intent" else [meaning.key] if meaning.kind == "tool" else []
         return intent, names
 
+    def details_said(self, meaning: Meaning, text: str, tools: Dict[str, dict]) -> bool:
+        """A request that needs the visitor's details, said with them: its booking code, or its
+        count and name ("Just wanna double check what time our slot is, under Achterberg,
+        reference ZK 8 1 4 0"): taken though the words around them are unusual."""
+        intent, names = self._request(meaning)
+        every = request_slots(intent, names, tools)
+        if not names or not self._takes_details(meaning, tools) or self.evidence(meaning, text, tools) < FILLED:
+            return False
+        code = any(s.kind == "code" for s in every) and any(any(c.isdigit() for c in str(m.value)) for m in find_codes(text))
+        return code or self._counts(meaning, tools) and bool(HEADCOUNT.search(text))
+
+    def held(self, meaning: Meaning, text: str, tools: Dict[str, dict]) -> bool:
+        """What the rules' own request rests on, that a memory of other visitors' words should not
+        overrule: its verb said ("reschedule our tickets to ...": a move), its details said (a
+        name, a count, a code), or the way asked to a place ("wheres the dinosaur hall",
+        "T-rex skeleton, which way?", "dinosaurs please")."""
+        if meaning.kind not in ("intent", "tool"):
+            return False
+        names = [i.name for i in self.cfg.intents]
+        if self._verbs(meaning, names) & set(words(self.understanding.normalized(text))):
+            return True
+        if self._takes_details(meaning, tools) and self.evidence(meaning, text, tools) >= FILLED:
+            return True
+        return bool(self._place_slots(meaning, tools)) and (self.asks_the_way(text) or self.bare_place(text, tools) is not None)
+
+    @staticmethod
+    def asks_the_way(text: str) -> bool:
+        """Whether the visitor asks the way somewhere or to be taken there."""
+        return bool(WHERE.search(text) or ESCORT.search(text) or WAY_ASKED.search(text))
+
     def _counts(self, meaning: Meaning, tools: Dict[str, dict]) -> bool:
         """A request that takes how many (a required number: tickets)."""
         intent, names = self._request(meaning)
         return any(s.required and s.kind in ("integer", "number") for s in request_slots(intent, names, tools))
 
-    def _needs_nothing(self, meaning: Meaning, tools: Dict[str, dict]) -> bool:
+    def needs_nothing(self, meaning: Meaning, tools: Dict[str, dict]) -> bool:
         """A request that takes no required argument at all (the tour list)."""
         intent, names = self._request(meaning)
         return bool(names) and all(n in tools for n in names) and \
@@ -260,7 +293,7 @@ class Chooser:
             walks += [(intent.name, places[0])] if places else []
         return walks
 
-    def _walk_to(self, best: Meaning, text: str, tools: Dict[str, dict]) -> Optional[Meaning]:
+    def walk_to(self, best: Meaning, text: str, tools: Dict[str, dict]) -> Optional[Meaning]:
         """A where-question, or a request to be taken, whose FAQ answer is about a place the
         robot can walk to is a walk there ("where can I buy postcards?", "T-rex! where is it?",
         "show us the rockets and planets"): a guide shows the way."""

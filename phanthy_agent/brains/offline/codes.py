@@ -15,7 +15,7 @@ from .spelling import spelled_as_a_name
 CAPS_WORDS = {"I", "OK", "AM", "PM", "TV", "ID", "UK", "USA", "EU", "T", "A", "WIFI"}
 
 _CODE = re.compile(r"(?<![\w-])([A-Za-z0-9]+(?:-[A-Za-z0-9]+)*)(?![\w-])")
-_SPELLED = re.compile(r"(?<!\w)((?:[A-Z0-9][\s,.-]+){3,11}[A-Z0-9])(?!\w)")
+_SPELLED = re.compile(r"(?<!\w)((?:[A-Z0-9][\s,.-]+){3,11}[A-Z0-9])(?![\w'\u2019])")
 
 
 # how people spell a code aloud: letters, the radio alphabet, digits and their words
@@ -216,13 +216,16 @@ def find_codes(text: str) -> List[Mention]:
 def _spells_a_word(text: str, mention: Mention) -> bool:
     """Letters only, spelling a word said elsewhere or after a name's cue: a name spelled out
     ("Brown, B-R-O-W-N", "the name is N-G-U-Y-E-N"), not a code."""
-    if not str(mention.value).isalpha():
-        return False
-    if re.search(r"[A-Za-z][\s.-]+[A-Za-z][\s.-]+[A-Za-z]", mention.text) and spelled_as_a_name(text, mention.start):
-        return True
-    code = str(mention.value).upper()
     rest = text[:mention.start] + " " + text[mention.end:]
-    return code in {w.upper() for w in re.findall(r"[A-Za-z]+", rest)}
+    said = {w.upper() for w in re.findall(r"[A-Za-z]+", rest)}
+    spelled_apart = re.search(r"[A-Za-z][\s.-]+[A-Za-z][\s.-]+[A-Za-z]", mention.text)
+    if not str(mention.value).isalpha():
+        # the name spelled, then a count ("Name's Olsen, O L S E N, three tickets")
+        head = re.match(r"[A-Za-z]{3,}(?=\d+$)", str(mention.value))
+        return bool(head and spelled_apart and head.group(0).upper() in said)
+    if spelled_apart and spelled_as_a_name(text, mention.start):
+        return True
+    return str(mention.value).upper() in said
 
 
 # a number is an id, not a count, when it is long ("77201") or named one ("ID 6002", "number 4411")

@@ -11,7 +11,10 @@ sets of `bench/`, up to the set `bench/example_memory.py` names), and votes by t
   nothing of the robot ("we shud of booked the tour online"): the honest fallback;
 - all K one request, question or act (and near enough): what the rules could not place is that ("Is my yearly
   subscription still running? ID M-71236" is the membership lookup), its arguments read from
-  the words as ever (a request missing one asks for it).
+  the words as ever (a request missing one asks for it); and what the rules took for another
+  request or question is that one, when the K are nearer still ("How much is a coffee in your
+  cafe? I'm not paying six pounds again" asks about the cafe, not the way there), but never a
+  greeting, thanks, goodbye or stop in place of a request, and a where-question stays a walk.
 Anything less than a unanimous vote leaves the rules' answer alone.
 
 Measured on sets kept out of the memory (bench/README.md, fourteenth round).
@@ -50,6 +53,7 @@ OFF_TOPIC = "off_topic"
 # 0.50 takes "blah blah blah" for a goodbye
 REFUSE_SIMILARITY = 0.60
 PLACE_SIMILARITY = 0.55
+RELABEL_SIMILARITY = 0.60  # nearer than for placing: the rules had an answer
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,6 +72,12 @@ class Vote:
         (not a place the venue lacks: `unknown:<intent>` is what the rules say anyway)."""
         return self.label != OFF_TOPIC and not self.label.startswith("unknown:") and \
             self.similarity >= PLACE_SIMILARITY
+
+    @property
+    def relabels(self) -> bool:
+        """The neighbours all mean one thing the venue does, near enough to take it over another
+        meaning the rules chose."""
+        return self.places and self.similarity >= RELABEL_SIMILARITY
 
 
 class ExampleMemory:

@@ -178,7 +178,13 @@ class Policy(Reading):
             retried = self._new(question, index, self.understanding.rank(question, tools), pattern, tools)
             # not a greeting said before a question nothing answers ("Hello there, who's the Prime Minister?")
             frame = frame if retried.kind == "act" and retried.answer in SOCIAL_ACTS else retried
-        return self._recalled(frame, text, index, tools)
+        frame = self._recalled(frame, text, index, tools)
+        meaning = self._meaning(frame.answer) if frame.kind == "suggest" else None
+        if meaning is not None and self.chooser.details_said(meaning, text, tools):
+            # "Just wanna double check what time our slot is, under Achterberg, reference ZK 8 1 4 0"
+            log.info("offline: %r gives the details %s %s takes: no need to ask", text, meaning.kind, meaning.key)
+            return self._frame_for(meaning, text, index, tools)
+        return frame
 
     def _answer(self, prev: Frame, asked: str, text: str, index: int, ranked: List[Meaning],
                 pattern: Optional[str], tools: Dict[str, dict]) -> Optional[Frame]:

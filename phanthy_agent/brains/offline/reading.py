@@ -25,7 +25,7 @@ from .plan import Frame
 from .slots import fill, loose_phrase
 from .understanding import Meaning
 from .values import find_numbers, find_times, resolve_enum
-from .wording import ESCORT, NEAR_VENUE, WHERE
+from .wording import BREAK_THE_RULES, ESCORT, NEAR_VENUE, WHERE
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +40,8 @@ NEARBY = re.compile(r"\b(?:nearest|nearby|near\s+here|round\s+here|around\s+here
 REFERENCE = re.compile(r"\b(?:there|it|that(?: place)?|this(?: place)?|the same)\b", re.I)
 # a clause that sets a place aside ("And don't say the cafe.", "Your cafe doesn't count.", "not your cafe")
 SET_ASIDE = re.compile(r"\b(?:not|don'?t\s+(?:say|offer|suggest|tell\s+me)|doesn'?t\s+count|instead\s+of|rather\s+than)\b", re.I)
+# a question about what something costs
+PRICE = re.compile(r"\b(?:how\s+much|cost\w*|price\w*|pricey|charge\w*|fee|fees|expensive|cheap)\b", re.I)
 UNPLACED = "unplaced"  # a fallback for words that match nothing (not one a rule chose): memory may place it
 
 
@@ -48,7 +50,8 @@ class Reading:
         """What the example memory's unanimous vote on the words makes of the rules' frame
         (examples.py): a request, question or act taken for chat is the fallback, but for an act
         said in its pattern's words ("Alright?" is a greeting); what the rules could not place
-        ("did you mean", UNPLACED) is what was meant, filled from the words."""
+        ("did you mean", UNPLACED) is what was meant, filled from the words; a request or question
+        the rules took for another is the one meant (`_taken_for_another`)."""
         vote = self.examples.vote(self.understanding.vector(text, tools)) if self.examples is not None else None
         if vote is None:
             return frame
@@ -57,15 +60,46 @@ class Reading:
             log.info("offline: %r is like what visitors say among themselves or ask elsewhere (%.2f): fallback",
                      text, vote.similarity)
             return Frame("fallback", since=index, texts=[text])
-        unplaced = frame.kind == "suggest" or frame.kind == "fallback" and frame.answer == UNPLACED
-        meaning = meaning_of(vote.label, self.intents, self.faq, tools) if vote.places and unplaced else None
-        if meaning is None:
+        act = self.intents[vote.label].act if vote.label in self.intents else None
+        unplaced = (frame.kind == "suggest" or frame.kind == "fallback" and frame.answer == UNPLACED) and \
+            vote.places and act != "stop"  # a stop cancels what runs: only in a stop's own words ("mmm" is none)
+        other = not act and self._taken_for_another(frame, vote, text, tools)
+        meaning = meaning_of(vote.label, self.intents, self.faq, tools) if unplaced or other else None
+        # "where's the loo?" is still a walk there, whatever the memory's authors called it
+        meaning = meaning and (self.chooser.walk_to(meaning, text, tools) or meaning)
+        if meaning is None or other and meaning.key == self._label_of(frame).replace("unknown:", ""):
             return frame
+        if other and meaning.kind == "faq" and frame.intent is not None and PRICE.search(text) and \
+                self.chooser.needs_nothing(Meaning("intent", frame.intent.name, 1.0), tools):
+            return frame  # "how much are the tours?": the day's tours with their prices answer it best
         log.info("offline: %r is like what visitors meant as %s (%.2f)", text, vote.label, vote.similarity)
         return self._frame_for(meaning, text, index, tools)
 
+    def _taken_for_another(self, frame: Frame, vote, text: str, tools: Dict[str, dict]) -> bool:
+        """Whether the rules answered a question or made a request other than the one the vote
+        means, near enough to take it over; not a driver's own tool (the memory's authors never saw
+        it), nor a request said in its own verb, with its details or as the way to a place, nor the
+        answer where a place is to a visitor who asked the way there."""
+        own = self._label_of(frame).replace("unknown:", "")
+        if not vote.relabels or vote.label == own:
+            return False
+        if frame.kind == "faq":  # not where the place asked for is ("Lead me to the information desk, ...")
+            return not self.chooser.asks_the_way(text)
+        return frame.kind == "request" and frame.intent is not None and \
+            not self.chooser.held(Meaning("intent", own, 1.0), text, tools)
+
+    def _label_of(self, frame: Frame) -> str:
+        """The frame's meaning as the memory names it (`faq:<id>`, an intent or a tool)."""
+        if frame.kind == "faq":
+            return next((f"faq:{e.id}" for e in self.faq if e.answer.strip() == frame.answer.strip()), "")
+        name = frame.intent.name if frame.intent is not None else frame.tools[0] if frame.tools else ""
+        return f"unknown:{name}" if frame.unknown and not frame.args else name
+
     def _new(self, text: str, index: int, ranked: List[Meaning], pattern: Optional[str],
              tools: Dict[str, dict]) -> Frame:
+        if BREAK_THE_RULES.search(text):
+            log.info("offline: %r asks the robot to drop its rules: fallback", text)
+            return Frame("fallback", since=index, texts=[text])
         if (said_to_someone_else(text) or self.chooser.calls_someone(text)) and \
                 (pattern is None or self.intents[pattern].act is None):
             log.info("offline: %r is said to someone else: fallback", text)

@@ -53,11 +53,14 @@ FROM_ABROAD = {
                "alstublieft", "lutfen", "kripya"],
     "thanks": ["danke", "dankeschon", "danke schon", "merci", "merci beaucoup", "gracias", "muchas gracias", "grazie",
                "grazie mille", "arigato", "arigatou", "domo arigato", "shukriya", "bedankt", "dank je", "spasibo",
-               "dankie", "baie dankie", "ngiyabonga", "enkosi", "chur"],
+               "dankie", "baie dankie", "ngiyabonga", "enkosi", "chur", "go raibh maith agat", "kamsahamnida", "gamsahamnida",
+               "xie xie", "xiexie", "shukran", "obrigado", "obrigada", "dziekuje", "tack", "takk", "dank u"],
     "goodbye": ["arrivederci", "au revoir", "tschuss", "tschus", "auf wiedersehen", "sayonara", "totsiens", "ka kite ano",
-                "ka kite", "hamba kahle"],
+                "ka kite", "hamba kahle", "slan", "annyeonghi gyeseyo", "annyeonghi gaseyo", "zaijian", "ma'a salama",
+                "tot ziens", "doei", "hej da", "adeus", "ciao ciao"],
     "hello": ["hola", "bonjour", "hallo", "namaste", "buongiorno", "buenos dias", "guten tag", "dzien dobry",
-              "konnichiwa", "kia ora", "sawubona", "heita", "molo", "dumela"],
+              "konnichiwa", "kia ora", "sawubona", "heita", "molo", "dumela", "annyeonghaseyo", "annyeong haseyo",
+              "ni hao", "nihao", "marhaba", "ola", "dia dhuit", "moin", "hoi", "hej", "servus"],
 }  # (the intents' own patterns read "obrigada", "tchau tchau", "hasta luego" ... as they are)
 TEXT_SPEAK.update({said: english for english, words in FROM_ABROAD.items() for said in words})
 _TEXT_SPEAK = re.compile(r"(?<![\w'-])(" + "|".join(sorted(TEXT_SPEAK, key=len, reverse=True)) + r")(?![\w'-])", re.I)
@@ -83,13 +86,16 @@ _LETTERS_STAMMERED = re.compile(r"(?<![\w'-])[a-z0-9](?:-[a-z0-9])+(?![\w'-])", 
 
 def _letters(found: "re.Match") -> str:
     said = found.group(0).split("-")
+    if not any(c.isalpha() and c.lower() == p.lower() for p, c in zip(said, said[1:])):
+        return found.group(0)  # spelled out, no stammer: "Kayleigh with a K-A-Y"
     # a letter said again is the stammer; a digit said again is the code's ("4-4-0-9")
     return " ".join(c for i, c in enumerate(said) if i == 0 or c.isdigit() or c.lower() != said[i - 1].lower())
 
 
 def unstammered(text: str) -> str:
     """The words without the stammered starts before them ("c-c-can" -> "can"), a code's letters
-    said apart ("k-k-x" -> "k x"); the arguments are read from this too."""
+    said apart once ("k-k-x" -> "k x"); the arguments are read from this too."""
+    text = _LETTERS_STAMMERED.sub(_letters, text)
     while (plainer := _STAMMER.sub("", text)) != text:
         text = plainer
-    return _LETTERS_STAMMERED.sub(_letters, text)
+    return text
