@@ -226,7 +226,15 @@ SETS = {"original": "paraphrases.yaml", "heldout": "paraphrases_heldout.yaml", "
         "blind148": "paraphrases_blind148.yaml",
         "blind149": "paraphrases_blind149.yaml",
         "blind150": "paraphrases_blind150.yaml",
-        "blind151": "paraphrases_blind151.yaml"}
+        "blind151": "paraphrases_blind151.yaml",
+        "blind152": "paraphrases_blind152.yaml",
+        "blind153": "paraphrases_blind153.yaml",
+        "blind154": "paraphrases_blind154.yaml",
+        "blind155": "paraphrases_blind155.yaml",
+        "blind156": "paraphrases_blind156.yaml",
+        "blind157": "paraphrases_blind157.yaml",
+        "blind158": "paraphrases_blind158.yaml",
+        "blind159": "paraphrases_blind159.yaml"}
 
 
 def load_set(name, brain):

@@ -33,7 +33,8 @@ APART = {name: heldout_cases(ROOT / "bench" / f"paraphrases_{name}.yaml", [e.id 
                       "blind120", "blind121", "blind122", "blind123", "blind124", "blind125", "blind126", "blind127",
                       "blind128", "blind129", "blind130", "blind131", "blind132", "blind133", "blind134", "blind135",
                       "blind136", "blind137", "blind138", "blind139", "blind140", "blind141", "blind142", "blind143",
-                      "blind144", "blind145", "blind146", "blind147", "blind148", "blind149", "blind150", "blind151")}
+                      "blind144", "blind145", "blind146", "blind147", "blind148", "blind149", "blind150", "blind151",
+                      "blind152", "blind153", "blind154", "blind155", "blind156", "blind157", "blind158", "blind159")}
 HELDOUT = APART["heldout"]
 ORIGINAL = original_cases(ROOT / "bench" / "paraphrases.yaml")
 EXTRA_TOPICS = {"answer:parking", "answer:t_rex", "answer:dinosaur_hall_exhibits", "answer:space_gallery_exhibits",
@@ -123,7 +124,9 @@ COINCIDENT = {"take me to the dinosaur hall", "giftshop", "when does my membersh
               "what can i ask you about", "what is upstairs", "how long does a tour take", "can you check my membership",
               "how big is the t rex",
               # the hundred-and-twenty-ninth and thirty-first sets' (in the files at 6f2a9cb and c262619)
-              "which tours are there today", "what did i book"}
+              "which tours are there today", "what did i book",
+              # the hundred-and-fifty-ninth set's (an FAQ question since 6ecef66, days before it was written)
+              "are there ramps or only stairs"}
 
 
 @pytest.mark.parametrize("name", APART)
