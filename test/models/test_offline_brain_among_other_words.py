@@ -1,6 +1,7 @@
 """The offline brain on a request said among other words (the real sentence encoder): a phone
 call around it, a capabilities question that names the robot's jobs, a booking with every detail
-at once, another place's booking, a family name with its particle, a stammer."""
+at once, another place's booking, a family name with its particle, a stammer, a request named only
+by its verb next to a booking code, a value taken back after a dash, a stop after its reason."""
 
 import pytest
 
@@ -108,3 +109,53 @@ def test_a_request_said_with_a_dare_or_as_bare_details_is_carried_out(brain, tex
                                           ("Alright, we're outta here, take care.", "goodbye")])
 def test_politeness_in_visitors_own_words_is_understood(brain, text, intent):  # noqa: F811
     assert brain.policy.understanding.pattern(text) == intent
+
+
+@pytest.mark.parametrize("text, tool, args", [
+    ("Check K7P2QD under Lovelace", "get_booking", {"name": "Lovelace", "code": "K7P2QD"}),
+    ("Move it. Lovelace. K7P2QD. One o'clock.", "cancel_booking", {"name": "Lovelace", "code": "K7P2QD"}),
+    ("Please pay back my reservation, code K7P2QD, Ada Lovelace.", "refund_booking", {"name": "Ada Lovelace", "code": "K7P2QD"}),
+    ("I'm afraid my sister's had a fall, so we must withdraw from the dinosaur tour. Booking code K7P2QD, under Lovelace.",
+     "cancel_booking", {"name": "Lovelace", "code": "K7P2QD"}),
+])
+def test_a_request_named_by_its_verb_with_a_booking_code_is_that_request(brain, text, tool, args):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, [text])
+    assert [c.args for c in ex.calls(tool)] == [args]
+
+
+def test_a_booking_asked_of_the_robot_with_a_surname_is_a_booking_not_a_look_up(brain):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, ["can u book 2 tickets for the one o'clock dinosaur tour, surname Lindqvist"])
+    assert [c.args for c in ex.calls("book_tickets")] == [{"tour_id": "dinosaurs-1300", "tickets": 2, "name": "Lindqvist"}]
+    assert not ex.calls("get_booking")
+
+
+@pytest.mark.parametrize("text, args", [
+    ("Seven tickets — no, two, I forgot — for the one o'clock dinosaur tour, name Curie.", {"tickets": 2, "name": "Curie"}),
+    ("Two tickets for the one o'clock dinosaur tour under Patel — no, sorry, under my husband's name, Sharma.",
+     {"tickets": 2, "name": "Sharma"}),
+])
+def test_a_value_taken_back_after_a_dash_is_the_later_one(brain, text, args):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, [text])
+    [booking] = ex.calls("book_tickets")
+    assert booking.args == {"tour_id": "dinosaurs-1300", **args}
+
+
+@pytest.mark.parametrize("text", ["shut up", "wait no", "My son's decided he's too tired after all, so drop it, please.",
+                                  "Hang on, my phone's ringing and it's the school. Stop for a moment, please."])
+def test_a_stop_in_a_visitors_own_words_or_after_the_reason_stops_the_walk(brain, text):  # noqa: F811
+    ex = museum(walk_s=20.0)
+    turns = converse(brain, ex, [(0.0, "take me to the cafe"), (4.0, text)])
+    assert [c["status"] for t in turns for c in t.tool_calls if c["tool"] == "navigate_to"] == ["cancelled"]
+    assert said(ex)[-1] == "Okay, I've stopped."
+
+
+def test_a_request_said_first_is_the_robots_whatever_follows(brain):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, ["take me to the toilets, hurry up"])
+    assert [c.args for c in ex.calls("navigate_to")] == [{"place": "toilets"}]
+    ex = museum()
+    converse(brain, ex, ["Righto, lead us to the souvenir shop then."])
+    assert [c.args for c in ex.calls("navigate_to")] == [{"place": "gift_shop"}]

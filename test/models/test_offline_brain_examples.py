@@ -1,7 +1,8 @@
 """The offline brain with its example memory (the real sentence encoder, the shipped
 config/offline_examples.npz), in whole turns: what the rules alone could not place is placed,
 with its arguments; chat and things elsewhere that the rules took for a request or an FAQ
-question get the honest answer; a question the rules took for another request is the one meant;
+question get the honest answer, and so when nearly all of a wider circle call such words chat
+(not a question the memory never holds as asked, nor a place said alone); a question the rules took for another request is the one meant;
 a vote that is not unanimous, a fallback a rule chose, a where-question (still a walk), a
 driver's own tool and a meaning whose tool is down are left alone. Each case is also run with the memory taken away,
 so the test shows the memory is what decides."""
@@ -60,6 +61,29 @@ def test_chat_and_things_elsewhere_the_rules_took_for_the_venues_get_the_honest_
     assert said(ex) == [brain.cfg.fallback] and not ex.calls("navigate_to")
 
 
+@pytest.mark.parametrize("text, rules_say", [
+    ("No, we go to the space gallery after lunch, first the dinosaurs.", None),  # the rules walk to the gallery
+    ("Are you hungry? Or — we could wait till lunch.", "cafe"),
+    ("Where is the Polish shop, you know, with Polish food?", None),  # all seven chat: not the way to the gift shop
+])
+def test_chat_most_of_the_wider_circle_call_chat_gets_the_honest_answer(brain, text, rules_say):  # noqa: F811
+    vote = brain.policy.examples.vote(brain.understanding.vector(text, {}))
+    assert vote.mostly_chat and not vote.refuses  # not all five nearest: the wider circle decides
+    test_chat_and_things_elsewhere_the_rules_took_for_the_venues_get_the_honest_answer(brain, text, rules_say)
+
+
+@pytest.mark.parametrize("text, entry, tool", [
+    ("What time does the gift shop close?", "gift_shop", None),  # the memory's authors had no such answer to give
+    ("loo?", None, "navigate_to"),  # a place said alone: the way there
+])
+def test_what_the_wider_circle_of_chat_does_not_take_over(brain, text, entry, tool):  # noqa: F811
+    assert brain.policy.examples.vote(brain.understanding.vector(text, {})).mostly_chat
+    ex = museum()
+    converse(brain, ex, [text])
+    assert entry is None or said(ex) == [next(e.answer.strip() for e in brain.faq if e.id == entry)]
+    assert tool is None or ex.calls(tool)
+
+
 def test_a_fallback_a_rule_chose_is_not_overruled(brain, caplog):  # noqa: F811
     # said to someone else (a rule), though the memory's nearest are all walks there
     text = "okay everybody, wait here by the cafe"
@@ -78,10 +102,10 @@ def own_memory(encoder, tmp_path, texts, labels):
 def test_a_meaning_whose_tool_is_down_is_not_placed_and_a_split_vote_changes_nothing(brain, tmp_path):  # noqa: F811
     text = "yo bot, M-12345, am I still in?"
     encoder = brain.understanding.encoder
-    said_before = ["yo bot, M-1, am I still in?", "yo bot, M-2, am I still in?", "yo bot, M-3, am I still in?",
-                   "yo bot, M-4, am I still in?", "yo bot, M-5, am I still in?", "yo bot, M-6, am I still in?"]
-    split = own_memory(encoder, tmp_path, said_before, ["membership", "thanks"] * 3)
-    assert split.vote(brain.understanding.vector(text, {})) is None
+    said_before = [f"yo bot, M-{n}, am I still in?" for n in range(1, 9)]
+    split = own_memory(encoder, tmp_path, said_before, ["membership", "thanks"] * 4)
+    vote = split.vote(brain.understanding.vector(text, {}))
+    assert vote.label == "" and not (vote.places or vote.refuses or vote.mostly_chat)
     memory = brain.policy.examples
     try:
         brain.policy.examples = split

@@ -91,6 +91,11 @@ def test_what_someone_said_or_did_before_a_request_is_its_reason(text):
     assert not said_to_someone_else(text)
 
 
+@pytest.mark.parametrize("text", ["take me to the toilets, hurry up", "show us round the space gallery, let's go"])
+def test_what_follows_a_request_to_be_taken_somewhere_is_still_the_robots(text):
+    assert not said_to_someone_else(text)
+
+
 @pytest.mark.parametrize("text, rest", [
     ("Hey robot, wifi", "wifi"), ("OK museum, cancel booking AB1234", "cancel booking AB1234"),
     ("Robot: where are the toilets", "where are the toilets"), ("Hello Mr Robot, where's the shop?", "where's the shop?"),

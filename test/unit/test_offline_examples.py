@@ -1,5 +1,5 @@
 """The offline brain's example memory (phanthy_agent/brains/offline/examples.py): a vote needs all
-K nearest utterances to agree and to be near enough, a file written is the file read, a set is
+K nearest utterances to agree and to be near enough, or MOSTLY of the WIDE nearest to be chat, a file written is the file read, a set is
 left out on request, a bad file or another model's memory is a clear outcome; and the shipped
 memory is exactly the paraphrase sets it names."""
 
@@ -13,8 +13,8 @@ import pytest
 
 from phanthy_agent.brains.offline import OfflineBrain
 from phanthy_agent.brains.offline.config import load_faq
-from phanthy_agent.brains.offline.examples import (K, PLACE_SIMILARITY, REFUSE_SIMILARITY, ExampleMemory, Vote,
-                                                   write)
+from phanthy_agent.brains.offline.examples import (CHAT_SIMILARITY, K, MOSTLY, PLACE_SIMILARITY, REFUSE_SIMILARITY,
+                                                   WIDE, ExampleMemory, Vote, write)
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 AXES = np.eye(8, dtype=np.float32)
@@ -51,15 +51,33 @@ def test_the_k_nearest_agreeing_is_the_vote(memory):
 
 def test_neighbours_that_disagree_or_a_vector_with_no_direction_give_no_vote(memory):
     mixed = AXES[2] + AXES[3]  # three cafe questions and three walks nearest: no K agree
-    assert memory.vote(mixed / np.linalg.norm(mixed)) is None
+    vote = memory.vote(mixed / np.linalg.norm(mixed))
+    assert (vote.label, vote.similarity, vote.chat) == ("", 0.0, 0.0)
+    assert not (vote.refuses or vote.places or vote.relabels or vote.mostly_chat)
     assert memory.vote(None) is None
     assert memory.vote(memory.mean) is None  # the centre itself: nothing is nearer than anything
 
 
-def test_a_memory_smaller_than_k_never_votes(tmp_path):
+def test_a_memory_smaller_than_the_wider_circle_never_votes(tmp_path):
     rng = np.random.default_rng(1)
-    write(tmp_path / "small.npz", "m", cloud(0, K - 1, rng), ["thanks"] * (K - 1), ["a"] * (K - 1), dims=4)
+    write(tmp_path / "small.npz", "m", cloud(0, WIDE - 1, rng), ["thanks"] * (WIDE - 1), ["a"] * (WIDE - 1), dims=4)
     assert ExampleMemory.load(tmp_path / "small.npz").vote(AXES[0]) is None
+
+
+@pytest.mark.parametrize("chat_rows, mostly", [(MOSTLY, True), (MOSTLY - 1, False)])
+def test_mostly_chat_needs_that_many_of_the_wider_circle_off_topic(tmp_path, chat_rows, mostly):
+    rng = np.random.default_rng(3)
+    # the chat rows nearest the axis, the requests a little further off it, more of them elsewhere
+    near = cloud(4, chat_rows, rng)
+    further = AXES[4] + 0.3 * AXES[5]
+    others = np.tile(further / np.linalg.norm(further), (WIDE, 1))
+    vectors = np.vstack([near, others, cloud(6, 10, rng)])
+    labels = ["off_topic"] * chat_rows + ["book"] * WIDE + ["thanks"] * 10
+    write(tmp_path / "circle.npz", "m", vectors, labels, ["a"] * len(labels), dims=7)
+    vote = ExampleMemory.load(tmp_path / "circle.npz").vote(AXES[4])
+    assert vote.mostly_chat is mostly
+    assert (vote.chat > 0.9) is mostly
+    assert not vote.places  # chat places no request
 
 
 def test_a_set_left_out_no_longer_votes(memory):
@@ -82,6 +100,12 @@ def test_a_set_left_out_no_longer_votes(memory):
 def test_a_vote_refuses_or_places_only_when_near_enough(label, similarity, refuses, places):
     vote = Vote(label, similarity)
     assert (vote.refuses, vote.places) == (refuses, places)
+
+
+def test_mostly_chat_only_when_the_chat_is_near_enough():
+    assert Vote("", 0.0, CHAT_SIMILARITY).mostly_chat
+    assert not Vote("", 0.0, CHAT_SIMILARITY - 0.01).mostly_chat
+    assert not Vote("off_topic", 0.99).mostly_chat  # the unanimous vote is `refuses`, not this
 
 
 def test_a_file_that_is_not_a_memory_is_a_clear_error(tmp_path):

@@ -171,6 +171,10 @@ def test_names(text, names):
     ("Eight tickets, dinosaur tour, twelve thirty, Rahman. Cheers.", ["Rahman"]),
     ("HELLO? My booking. GN-2075. Tanaka. What does it say?", ["Tanaka"]),
     ("can we do two instead, Moreau, booking code V D dash two seven seven one", ["Moreau"]),
+    ("Find my booking. Park. Code b n seven seven two one.", ["Park"]),
+    ("Please check my booking: Nowak, the code is b four n eight z one.", ["Nowak"]),
+    ("Lovely. Code AB1234 please", []), ("Great, code AB1234", []),
+    ("Abeg move my tour to 12 noon, code na L5P9S3, name Chukwu.", ["Chukwu"]),
 ])
 def test_a_name_said_with_a_code_in_any_spelling(text, names):
     assert [m.value for m in find_names(text, find_codes(text))] == names
@@ -255,6 +259,10 @@ def test_enum_display_names_and_aliases_come_from_the_schema():
     ("two tickets, name of Okafor, no wait, make that three tickets", {"name": "Okafor", "tickets": 3}),
     ("eight kids plus two mums, so ten", {"tickets": 10}),
     ("three tickets, sorry, FOUR, name Ali", {"name": "Ali", "tickets": 4}),
+    ("Seven tickets — no, eight, I forgot my nephew", {"tickets": 8}),
+    ("It's under Patel — no, sorry, it's under my husband's name, Sharma, code RT5592.", {"name": "Sharma", "code": "RT5592"}),
+    ("Reservation for six people please, on name Jansen.", {"name": "Jansen", "tickets": 6}),
+    ("two tickets, name na Okafor", {"name": "Okafor", "tickets": 2}),
 ])
 def test_a_value_corrected_straight_away_is_the_later_one(text, args):
     tools = {**TOOLS, "x": {"name": "x", "parameters": {"type": "object", "properties": {

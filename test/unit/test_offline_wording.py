@@ -3,7 +3,8 @@ British and Irish speech written as said, remarks, facts about the world. Pure r
 
 import pytest
 
-from phanthy_agent.brains.offline.wording import BREAK_THE_RULES, REMARK, SERVES_THE_VENUE, WORD_OR_HISTORY, WORLD_FACT
+from phanthy_agent.brains.offline.wording import (ASKS_WHAT_THE_VENUE_HAS, BREAK_THE_RULES, REMARK, SERVES_THE_VENUE, SO_STOP,
+                                                  WORD_OR_HISTORY, WORLD_FACT)
 from phanthy_agent.brains.offline.spoken import HESITATION, normalized, unstammered
 
 
@@ -105,3 +106,22 @@ def test_a_stammer_is_read_as_the_word_said(said, plain):
 ])
 def test_the_robot_told_to_drop_its_rules_is_told_from_a_visitor_taking_words_back(text, trick):
     assert bool(BREAK_THE_RULES.search(text)) is trick
+
+
+@pytest.mark.parametrize("text, asks", [
+    ("do you sell coffee here", True), ("Can we get a pot of tea here somewhere?", True),
+    ("is there anywhere to get a hot drink", True), ("Can I get a coffee anywhere in here?", True),
+    ("Where can I get my car washed around here?", False), ("Is there a trampoline park near here?", False),
+    ("I'll get the coffees while you find a table.", False),
+])
+def test_whether_the_venue_has_a_thing_is_asked_of_it_not_of_somewhere_round_here(text, asks):
+    assert bool(ASKS_WHAT_THE_VENUE_HAS.search(text)) is asks
+
+
+@pytest.mark.parametrize("text, stop", [
+    ("My son's too tired after all, so drop it, please.", True), ("he already booked it, so don't bother. Stop.", True),
+    ("I've spotted the sign myself, so you can stop now.", True), ("so never mind the tour, where's the cafe?", False),
+    ("Don't bother, so", False),
+])
+def test_a_stop_said_last_after_its_reason(text, stop):
+    assert bool(SO_STOP.search(text)) is stop

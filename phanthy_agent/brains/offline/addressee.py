@@ -171,10 +171,11 @@ TO_SOMEONE_ELSE = re.compile(
     r"|\bbad\s+(?:signal|line|connection|reception)\b|\b(?:i|we)(?:'ll|\s+will)\s+(?:go\s+and\s+)?(?:book|ask|sort\s+it)\b[^?]*\bat\s+the\s+desk\b"
     r"|\byou\s+wait\s+here\b|\bi'?ll\s+explain\s+later\b", re.I)
 
-# the robot asked first thing ("can you take us to the dinosaur hall, he's been going on about it"):
-# what follows about someone else is the reason, not talk to them
+# the robot asked first thing ("can you take us to the dinosaur hall, he's been going on about it",
+# "take me to the toilets, hurry up"): what follows about someone else is the reason, not talk to them
 ASKS_FIRST = re.compile(r"^\W*(?:(?:hey|hi|hello|excuse\s+me|sorry|um|uh|er|so|ok|okay|robot|please)\W+)*"
-                        r"(?:(?:can|could|would|will)\s+(?:you|u)|(?:can|could|may)\s+(?:i|we))\b(?!\s+(?:believe|hear\s+me)\b)", re.I)
+                        r"(?:(?:can|could|would|will)\s+(?:you|u)|(?:can|could|may)\s+(?:i|we)|"
+                        r"(?:take|bring|show|lead|walk|guide|escort)\s+(?:me|us)\s+(?:to|round|around)\b)\b(?!\s+(?:believe|hear\s+me)\b)", re.I)
 
 
 def said_to_someone_else(text: str) -> bool:

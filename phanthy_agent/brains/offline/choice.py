@@ -30,14 +30,15 @@ from .understanding import SUBJECT_MARGIN, Meaning, Understanding
 from .wording import (
     QUESTION, ASKS_WHETHER, ASKS_ABOUT, ASKS_MAY, ABOUT_THE_WORLD, WORLD_FACT, WORD_OR_HISTORY, STOP_WORD,
     STOP_CLAUSE, CALLED_BY_NAME, NOT_NAMES, TO_A_STRANGER, OUTSIDE_VENUE, NEAR_VENUE, VENUE_SERVICE, ESCORT,
-    WHERE, BARE_FILLER, TARGET_TIME, WANTS, OWN, ASKED_OF_ROBOT, ASKED_FOR, REMARK, ASKS_ANYTHING, GOING,
-    LEADING_FILLER, SERVES_THE_VENUE,
+    WHERE, BARE_FILLER, TARGET_TIME, WANTS, ASKED_TO_DO, OWN, ASKED_OF_ROBOT, ASKED_FOR, REMARK, ASKS_ANYTHING, GOING,
+    LEADING_FILLER, SERVES_THE_VENUE, SO_STOP,
 )
 
 
 WANT_MARGIN = 0.15  # how far below the FAQ's question a wanted request may be
 NAMED_WORDS = 6  # an utterance this short that names a place and nothing understood walks there
 # how many are coming ("seven tickets", "ten of us", "two adults"): only a booking takes that
+FIRST_PERSON = re.compile(r"\b(?:i|i'?ve|i'?m|we|we'?ve|we'?re|my|our|me|us)\b", re.I)
 HEADCOUNT = re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty)\s+"
                        r"(?:tickets?|places|seats|spots|of\s+us|people|persons|adults?|children|kids|pupils|students)\b", re.I)
 # the way asked, in words WHERE and ESCORT do not read ("which way?", "wheres the hall", "lead on")
@@ -145,6 +146,10 @@ class Chooser:
         """A clause that only says stop among others that ask for nothing ("Actually, forgive me, stop
         there, I've changed my mind.", "Oh, I'm so sorry, never mind, I've just spotted my husband")."""
         clauses = [c for c in re.split(r"[,.;!?]+", text) if c.strip()]
+        so_stop = SO_STOP.search(text)
+        if so_stop and FIRST_PERSON.search(text[:so_stop.start()]) and not find_codes(text) and \
+                not any(ASKS_SOMETHING.search(c) for c in clauses[:-1]):
+            return True  # not "the gift shop's a rip off, so don't bother" (to the others)
         stops = [c for c in clauses if STOP_CLAUSE.search(c)]
         others = [c for c in clauses if not STOP_CLAUSE.search(c) and len(c.split()) > 1]
         if not stops or len(clauses) < 2 or find_codes(text) or TO_SOMEONE_ELSE.search(text):
@@ -184,7 +189,7 @@ class Chooser:
             wanted = [m for m in ranked if m.kind != "faq" and m.score >= max(self.cfg.accept, ranked[0].score - WANT_MARGIN)
                       and (self.evidence(m, text, tools) > 0 or self._verbs(m, names) & said)]
             ranked = wanted + [m for m in ranked if m not in wanted] if wanted else ranked
-        wants = bool(WANTS.search(text))
+        wants = bool(WANTS.search(text) or ASKED_TO_DO.search(text))
         # "I'd like to cancel the dinosaur tour for the Greens": the request named, a little further down
         close = [m for m in ranked if m.score >= ranked[0].score - SLOT_MARGIN or
                  wants and m.kind != "faq" and m.score >= ranked[0].score - WANT_MARGIN and self._verbs(m, names) & said]
@@ -227,11 +232,11 @@ class Chooser:
         code = any(s.kind == "code" for s in every) and any(any(c.isdigit() for c in str(m.value)) for m in find_codes(text))
         return code or self._counts(meaning, tools) and bool(HEADCOUNT.search(text))
 
-    def held(self, meaning: Meaning, text: str, tools: Dict[str, dict]) -> bool:
+    def held(self, meaning: Meaning, text: str, tools: Dict[str, dict], way: bool = True) -> bool:
         """What the rules' own request rests on, that a memory of other visitors' words should not
         overrule: its verb said ("reschedule our tickets to ...": a move), its details said (a
         name, a count, a code), or the way asked to a place ("wheres the dinosaur hall",
-        "T-rex skeleton, which way?", "dinosaurs please")."""
+        "T-rex skeleton, which way?"; not with `way` False) or a place said alone ("dinosaurs please")."""
         if meaning.kind not in ("intent", "tool"):
             return False
         names = [i.name for i in self.cfg.intents]
@@ -239,7 +244,7 @@ class Chooser:
             return True
         if self._takes_details(meaning, tools) and self.evidence(meaning, text, tools) >= FILLED:
             return True
-        return bool(self._place_slots(meaning, tools)) and (self.asks_the_way(text) or self.bare_place(text, tools) is not None)
+        return bool(self._place_slots(meaning, tools)) and (way and self.asks_the_way(text) or self.bare_place(text, tools) is not None)
 
     @staticmethod
     def asks_the_way(text: str) -> bool:
@@ -261,6 +266,10 @@ class Chooser:
         """A request that needs the visitor's details (a count, a name, a code), not a look-up."""
         intent, names = self._request(meaning)
         return any(s.required and s.kind not in ("source", "enum") for s in request_slots(intent, names, tools))
+
+    def verbs_said(self, meaning: Meaning, said: Set[str]) -> Set[str]:
+        """The request's own verbs (`_verbs`) among the words said."""
+        return self._verbs(meaning, [i.name for i in self.cfg.intents]) & said
 
     def _verbs(self, meaning: Meaning, names: List[str]) -> Set[str]:
         """The words a request is named by: the first of its name ("cancel" of `cancel`,

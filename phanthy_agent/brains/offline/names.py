@@ -11,6 +11,7 @@ from typing import List, Sequence
 
 from .mentions import Mention, free as _free
 from .spelling import letters, spelled_as_a_name, spellings, word_spelled
+from .wording import NOT_NAMES
 
 NAME_STOP = {"I", "Im", "My", "The", "A", "An", "Hi", "Hello", "Hey", "Thanks", "Thank", "Can", "Could",
              "Please", "Yes", "No", "Is", "Are", "What", "When", "Where", "Which", "Who", "How", "Why",
@@ -39,7 +40,7 @@ _NAME += rf"{_NAME_WORD}(?:\s+(?:(?:van|von|der|den|de|da|di|du|del|della|la|le|
 _FILLERS = r"(?:(?i:uh+|um+|umm|erm+|er|uhm|ah)\W+)*"
 _NAME_CUES = [re.compile(p + _FILLERS + _NAME) for p in (
     r"\b(?i:my name is|my name's|name is|name's|i am|i'm|im|this is|it's|it is|under the name(?: of)?|"
-    r"in the name of|name o[f']|(?:sur|last |family )?name(?:\s+is|'s)?[:,]?|under)\s+", r"\b(?i:for|called|named|booked by|by)\s+",
+    r"in the name of|name o[f']|on (?:the )?name(?: of)?|(?:reservation|booking) is on|name na|(?:sur|last |family )?name(?:\s+is|'s)?[:,]?|under)\s+", r"\b(?i:for|called|named|booked by|by)\s+",
     r"\b(?i:for|under)\s+the\s+(?=[A-Z]\S*\s+(?i:family|party|group)\b)",  # "for the Nakamura family"
     r"\b(?:Mr|Mrs|Ms|Miss|Dr|Prof|(?i:mister|missus))\.?\s+")]
 # a name a recognizer wrote in lowercase, after a cue no other word follows ("name dubois", "surname
@@ -65,7 +66,7 @@ _LONE_NAME = re.compile(rf"(?:,\s*|(?<=[A-Z0-9]{{4}})\s+|(?<=[A-Z0-9]{{4}}),\s*)
 
 # a lone name said just before a code found in any spelling ("Kowalski, code G H eight eight ...",
 # "Harrington, XR 5502", "Schmidt, oh ar six six ...")
-_NAME_THEN_CODE = re.compile(rf"(?<![\w'])((?:(?:[Vv]an|[Vv]on|[Dd]e|[Dd]er|[Dd]en|[Dd]a|[Dd]i|[Ll]e|[Ll]a|[Tt]er)\s+)*{_NAME_WORD}),?\s*(?:(?i:code|ref|reference|booking|number)(?:'s)?\s*){{0,2}}(?:(?i:is)\s+)?$")
+_NAME_THEN_CODE = re.compile(rf"(?<![\w'])((?:(?:[Vv]an|[Vv]on|[Dd]e|[Dd]er|[Dd]en|[Dd]a|[Dd]i|[Ll]e|[Ll]a|[Tt]er)\s+)*{_NAME_WORD})[,.]?\s*(?:(?i:the)\s+)?(?:(?i:code|ref|reference|booking|number)(?:'s)?\s*){{0,2}}(?:(?i:is)\s+)?$")
 # a family named in the plural ("we're the Hendersons", "it's the Bakers", "for the Joneses"): the name
 _FAMILY = re.compile(rf"\b(?i:we(?:'re|\s+are)|it'?s|it\s+is|for|under|booked\s+as)\s+the\s+([{_UPPER}][{_LOWER}]+?)(?:e?s)\b"
                      rf"(?!\s+(?i:family|party|group|tour|gallery|hall|booking)\b)")
@@ -82,7 +83,7 @@ def _stop_word(word: str) -> bool:
 def _before_a_code(text: str, codes: Sequence[Mention]) -> List[Mention]:
     for code in codes:
         m = _NAME_THEN_CODE.search(text[:code.start])
-        if m and not _stop_word(m.group(1)):  # not "Code's M, P, 3, ..."
+        if m and not _stop_word(m.group(1)) and m.group(1).lower() not in NOT_NAMES:  # not "Code's M, P, 3, ...", "Lovely. Code ..."
             return [Mention(m.group(1), m.start(1), m.end(1), m.group(0))]
     return []
 
@@ -165,7 +166,7 @@ def find_names(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
     if not found:
         for m in _LONE_NAME.finditer(text):
             group = next(g for g in (1, 2, 3) if m.group(g))
-            if m.group(group) in NAME_STOP:
+            if m.group(group) in NAME_STOP or m.group(group).lower() in NOT_NAMES:  # "Lovely, code ..."
                 continue
             mention = Mention(m.group(group), m.start(group), m.end(group), m.group(0))
             if _free(mention, taken):

@@ -5,7 +5,7 @@ The rules are tried in order, each with its reason logged: said to someone else,
 asks nothing, somewhere else, an errand the robot does not run, a request named first, a fact
 about the world, a pattern, a place said alone, an FAQ pattern, then the meaning the encoder
 ranks best (choice.py picks among close ones) at or above `accept`, a value named alone, "did you
-mean" from `suggest`, else the fallback. The example memory's unanimous vote comes last
+mean" from `suggest`, else the fallback. The example memory's vote comes last
 (`_recalled`, examples.py). `_frame_for` turns a meaning into a frame: an FAQ answer, an act, or
 a request with the arguments its words fill (a place from the robot's last line, from the
 synonyms' words, or from the FAQ entry the words mean).
@@ -22,10 +22,10 @@ from .addressee import said_to_someone_else
 from .codes import find_codes
 from .examples import meaning_of
 from .plan import Frame
-from .slots import fill, loose_phrase
+from .slots import fill, loose_phrase, request_slots
 from .understanding import Meaning
-from .values import find_numbers, find_times, resolve_enum
-from .wording import BREAK_THE_RULES, ESCORT, NEAR_VENUE, WHERE
+from .values import find_numbers, find_times, resolve_enum, words
+from .wording import ASKS_WHAT_THE_VENUE_HAS, BREAK_THE_RULES, ESCORT, NEAR_VENUE, WHERE
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +42,11 @@ REFERENCE = re.compile(r"\b(?:there|it|that(?: place)?|this(?: place)?|the same)
 SET_ASIDE = re.compile(r"\b(?:not|don'?t\s+(?:say|offer|suggest|tell\s+me)|doesn'?t\s+count|instead\s+of|rather\s+than)\b", re.I)
 # a question about what something costs
 PRICE = re.compile(r"\b(?:how\s+much|cost\w*|price\w*|pricey|charge\w*|fee|fees|expensive|cheap)\b", re.I)
+# words that name a request on a booking only when a booking code is said with them ("Check
+# LM5520 under Rossi", "bump WQ7730 to quarter to four"; "check" alone is a membership's too)
+CODE_VERBS = {"booking_details": {"check", "find", "status", "look"}, "change_booking": {"bump", "shift", "push", "later", "earlier"},
+              "cancel": {"withdraw", "withdrawing"}, "refund": {"money"}}
+MEMBER_ID = re.compile(r"M-?\d+", re.I)
 UNPLACED = "unplaced"  # a fallback for words that match nothing (not one a rule chose): memory may place it
 
 
@@ -56,9 +61,14 @@ class Reading:
         if vote is None:
             return frame
         patterned_act = frame.kind == "act" and self.understanding.pattern(text) is not None
-        if vote.refuses and frame.kind in ("request", "faq", "act") and not patterned_act:
+        if vote.refuses and frame.kind in ("request", "faq", "act") and not patterned_act and \
+                not ASKS_WHAT_THE_VENUE_HAS.search(text):  # "can I get a cup of tea here": asked of the venue
             log.info("offline: %r is like what visitors say among themselves or ask elsewhere (%.2f): fallback",
                      text, vote.similarity)
+            return Frame("fallback", since=index, texts=[text])
+        if vote.mostly_chat and self._chat_after_all(frame, text, tools, way=not vote.all_chat):
+            log.info("offline: %r is mostly like what visitors say among themselves or ask elsewhere (%.2f): fallback",
+                     text, vote.chat)
             return Frame("fallback", since=index, texts=[text])
         act = self.intents[vote.label].act if vote.label in self.intents else None
         unplaced = (frame.kind == "suggest" or frame.kind == "fallback" and frame.answer == UNPLACED) and \
@@ -87,6 +97,17 @@ class Reading:
             return not self.chooser.asks_the_way(text)
         return frame.kind == "request" and frame.intent is not None and \
             not self.chooser.held(Meaning("intent", own, 1.0), text, tools)
+
+    def _chat_after_all(self, frame: Frame, text: str, tools: Dict[str, dict], way: bool = True) -> bool:
+        """Whether the rules' request or answer may give way to a wider circle of chat: not one
+        the memory never holds as meant (a driver's own tool; the gift shop's hours, which its
+        authors wrote as off-topic, having no such answer to give), nor a request said in its own
+        verb, with its details or (with `way`) as the way to a place, nor whether the venue has a thing ("do you
+        sell coffee?": the memory's chat names coffee often)."""
+        own = self._label_of(frame)
+        if frame.kind not in ("request", "faq") or own not in self.examples.labels or ASKS_WHAT_THE_VENUE_HAS.search(text):
+            return False
+        return frame.kind == "faq" or not self.chooser.held(Meaning("intent", own.replace("unknown:", ""), 1.0), text, tools, way)
 
     def _label_of(self, frame: Frame) -> str:
         """The frame's meaning as the memory names it (`faq:<id>`, an intent or a tool)."""
@@ -173,6 +194,10 @@ class Reading:
         if named is not None:  # "wc please, where?", "souvenir shop this way?"
             log.info("offline: %r names a value of %s only", text, named.key)
             return self._frame_for(named, text, index, tools, ranked)
+        coded = self._named_with_a_code(text, tools)
+        if coded is not None:  # "Reschedule. DK4470. Later, like three.", "bump WQ7730 to quarter to four"
+            log.info("offline: %r names %s with a booking code", text, coded.key)
+            return self._frame_for(coded, text, index, tools, ranked)
         if best is not None and best.score >= self.cfg.suggest:
             frame = self._frame_for(best, text, index, tools, ranked) if best.kind != "faq" else None
             if frame is not None and frame.kind == "request" and frame.unknown:
@@ -181,6 +206,23 @@ class Reading:
             return Frame("suggest", answer=f"{best.kind}:{best.key}", texts=[text], since=index)
         log.info("offline: %r matches nothing (best %.2f): fallback", text, best.score if best else 0.0)
         return Frame("fallback", answer=UNPLACED, since=index, texts=[text])
+
+    def _named_with_a_code(self, text: str, tools: Dict[str, dict]) -> Optional[Meaning]:
+        """The one request on a booking that the words name by its verb, said with a booking code
+        (the encoder makes little of a code: "Check LM5520 under Rossi" scores 0.31); None when no
+        code is said, or no request or more than one is named."""
+        codes = [c for c in find_codes(text) if not MEMBER_ID.fullmatch(c.value)]
+        if not codes:
+            return None
+        said = set(words(self.understanding.normalized(text)))
+        named = []
+        for intent in self.cfg.intents:
+            meaning = Meaning("intent", intent.name, 1.0)
+            up = bool(intent.tools) and all(t in tools for t in intent.tools)
+            if up and any(s.name == "code" for s in request_slots(intent, intent.tools, tools)) and \
+                    (self.chooser.verbs_said(meaning, said) or said & CODE_VERBS.get(intent.name, set())):
+                named.append(meaning)
+        return named[0] if len(named) == 1 else None
 
     def _set_aside_for_elsewhere(self, text: str, tools: Dict[str, dict]) -> bool:
         """Somewhere outside asked for, the venue's own place named only to be set aside ("Where's

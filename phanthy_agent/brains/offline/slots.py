@@ -25,13 +25,14 @@ from .values import FILLER, find_enum, find_numbers, find_times, spoken_time, un
 # units that count people, so count tickets, seats, places ("for 2 people", "four of us")
 SEATS = {"ticket", "place", "seat", "spot", "space", "booking", "reservation"}  # "a place on the tour", "a booking"
 PEOPLE = {"people", "persons", "person", "us", "adults", "adult", "children", "kids", "guests", "visitors"}
-SELF_CORRECTION = re.compile(r"\b(?:no\s+wait|no\s+sorry|sorry\s+no|i\s+mean|i\s+meant|no\s+no|actually\s+no|or\s+rather)\b|"
-                             r"(?<=\w)\s+no\s+(?=the\b)", re.I)
+SELF_CORRECTION = re.compile(r"\b(?:no\W+wait|no\W+sorry|sorry\W+no|i\s+mean|i\s+meant|no\W+no|actually\s+no|or\s+rather)\b|"
+                             r"(?<=\w)\s+no\s+(?=the\b)|[\u2014\u2013]\s*no\b,?", re.I)
 # a value said again, corrected: "three, no four", "Z P 3 3 0 1, sorry, Z P 3 3 0 7"
-VALUE_FIX = re.compile(r"^(?:\s+(?:tickets?|people|persons|places|seats|of\s+us))?[,;.\s]*(?:no|sorry|i\s+mean|or\s+rather|actually|wait)\b[\W]*"
+VALUE_FIX = re.compile(r"^(?:\s+(?:tickets?|people|persons|places|seats|of\s+us))?[,;.\s\u2014\u2013-]*(?:no|sorry|i\s+mean|or\s+rather|actually|wait)\b[\W]*"
                        r"(?:(?:no|sorry|i\s+mean|it'?s|wait|make\s+(?:that|it))\b[\W]*)*$", re.I)
 # ... or with other words between ("two tickets, name of Okafor, no wait, make that three tickets")
 LATER_FIX = re.compile(r"(?:\bno\W+(?:wait|sorry)|\bsorry\W+no|\bmake\s+(?:that|it)|[,;.]\s*sorry)\W*$", re.I)
+RENAMED = re.compile(r"\b(?:no|sorry|i\s+mean|or\s+rather|actually)\b", re.I)  # said between two names
 CLOCK = re.compile(r"o'?clock|\b(?:am|pm|at|half|quarter)\b", re.I)  # a time corrected, not the count
 # a total said after its parts ("eight kids plus two mums, so ten")
 TOTAL = re.compile(r"\b(?:so|that'?s|making|makes|total(?:\s+of)?)\s+$", re.I)
@@ -149,7 +150,7 @@ def fill(slots: Sequence[Slot], text: str, destinations: bool = False, about: Se
     said_codes = find_codes(text)
     codes = _corrected(text, said_codes)
     numbers = _corrected(text, find_numbers(text, times + said_codes))
-    names = find_names(text, times + said_codes)
+    names = _renamed(text, find_names(text, times + said_codes))
     code_slots = [s for s in slots if s.kind == "code"]
     numeric = [s for s in slots if s.kind in ("integer", "number")]
     for slot in slots:
@@ -193,6 +194,13 @@ def _corrected(text: str, found: List[Mention]) -> List[Mention]:
     return [m for m, after in zip(found, found[1:] + [None])
             if after is None or not (VALUE_FIX.match(text[m.end:after.start]) or LATER_FIX.search(text[m.end:after.start])
                                      and not CLOCK.search(text[m.end:after.start]))]
+
+
+def _renamed(text: str, names: List[Mention]) -> List[Mention]:
+    """Without a name the visitor took back for a later one ("under Patel — no, sorry, it's under
+    my husband's name, Sharma", "Kowalski, sorry, Kowalska")."""
+    return [m for m, after in zip(names, names[1:] + [None])
+            if after is None or not RENAMED.search(text[m.end:after.start])]
 
 
 def _hints(slots: Sequence[Slot]) -> set:

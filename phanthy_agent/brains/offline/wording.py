@@ -90,9 +90,13 @@ WORD_OR_HISTORY = re.compile(
 STOP_WORD = re.compile(r"\b(?:stop|halt|never\s*mind|forget|scrap|scratch|leave\s+it|don'?t\s+bother|shut\s+up)\b", re.I)
 # a clause that only says stop ("stop there", "scrap that", "just leave it", "shut up", "forget ah said owt")
 STOP_CLAUSE = re.compile(r"^\W*(?:(?:oh|ah|no|whoa|woah|just|please|robot|sorry|actually|okay|ok)\W+)*(?:(?:you\s+can\s+)?stop(?:\s+(?:there|here|it|that|"
-                         r"walking|walkin'?|talking|moving|now))?|halt|scrap\s+that|scratch\s+that|never\s*mind|forget\s+(?:it|that)|"
+                         r"walking|walkin'?|talking|moving|now|for\s+a\s+(?:moment|minute|sec(?:ond)?)))?|halt|drop\s+it|scrap\s+that|scratch\s+that|never\s*mind|forget\s+(?:it|that)|"
                          r"(?:just\s+)?leave\s+it|shut\s+up|don'?t\s+bother|forget\s+(?:i|ah)\s+said\s+(?:anything|owt|that))"
                          r"(?:\W+(?:please|robot|sorry|then|now|thanks))*\W*$", re.I)
+# a stop said last, the reason before it ("My son's too tired after all, so drop it, please.",
+# "he already booked it, so don't bother. Stop."): the stop whoever the reason is about
+SO_STOP = re.compile(r"\bso\s+(?:(?:you|u)\s+can\s+)?(?:stop|never\s*mind|don'?t\s+bother|forget\s+(?:it|that|about\s+it)|leave\s+it|"
+                     r"drop\s+it)(?:\s+(?:now|then))?(?:[,.;!?]+\s*(?:please|thanks|stop|now)?)*\W*$", re.I)
 # someone called by name first ("Jake, put the astronaut helmet down", "Tom, is the dino tour on the
 # agenda?", "Honestly, Dave, if you make us late ..."): a capitalized word the venue's files never
 # use, and none of these
@@ -104,7 +108,7 @@ NOT_NAMES = {"hello", "hi", "hey", "hiya", "howdy", "yes", "yeah", "yep", "no", 
              "guide", "friend", "mate", "buddy", "pal", "bye", "goodbye", "wow", "ooh", "oops", "gosh", "blimey", "super",
              "indeed", "absolutely", "exactly", "done", "ready", "sorted", "today", "tomorrow", "tonight", "later",
              "again", "instead", "next", "plus", "cheerio", "farewell", "apologies", "legend", "lifesaver", "hero",
-             "marvellous", "wonderful", "splendid", "champion", "ace",
+             "marvellous", "wonderful", "splendid", "champion", "ace", "righto", "rightio", "alrighty",
              # greetings and exclamations of South Africa, Australia and New Zealand ("Howzit, can we ...")
              "howzit", "howya", "eish", "yoh", "lekker", "chur", "gday", "sweet", "crikey", "strewth",
              # a visitor's own politeness words, from abroad ("Bitte, two adults ...", "Sumimasen, wifi?")
@@ -124,6 +128,14 @@ SERVES_THE_VENUE = re.compile(
     r"\bbus\s+stop\s+(?:near\s+(?:here|the\s+museum)|nearby|outside|close\s+by)\b|"
     r"\b(?:bus|coach)\b[^.?!]{0,30}?\b(?:back\s+(?:to|into|downtown|home)\b[^.?!]{0,25}?\bfrom\s+here|from\s+here\s+back\b)|"
     r"\bwhere\s+(?:can|do|does|should)\s+(?:the|our|a)\s+coach(?:es)?\s+(?:park|drop|stop|wait)\b", re.I)
+# whether the venue has a thing, asked of it ("do you sell coffee?", "can we get a pot of tea here
+# somewhere?", "is there anywhere to get a hot drink"): not chat, however much chat names coffee;
+# not somewhere round here ("where can I get my car washed around here?")
+ASKS_WHAT_THE_VENUE_HAS = re.compile(
+    r"\b(?:do|does)\s+(?:you|u|they)\s+(?:sell|serve|do|have|offer)\b|"
+    r"\b(?:can|could)\s+(?:i|we|u|you)\s+(?:get|buy|have|grab)\b[^.?!]*?"
+    r"(?:\b(?:in\s+here|anywhere|somewhere)\b|(?<!around\s)(?<!round\s)(?<!near\s)\bhere\b)|"
+    r"\b(?:is|are)\s+there\s+(?:somewhere|anywhere)\b|\banywhere\s+(?:to|i\s+can|we\s+can)\s+(?:get|buy|have|eat|drink|sit)\b", re.I)
 # somewhere near the venue, not in it: "a bookshop around here", "a playground near the museum",
 # "a decent coffee outside the museum"
 OUTSIDE_VENUE = re.compile(r"\boutside\s+(?:the|this)\s+(?:museum|building)\b")
@@ -151,6 +163,10 @@ TARGET_TIME = re.compile(r"(?<!\bcoming\s)(?<!\bgoing\s)(?<!\bcome\s)(?<!\bgo\s)
 # a statement of what the visitor wants, not a question ("I need seven tickets", "we'd like to book")
 WANTS = re.compile(r"^\W*(?:(?:um|uh|so|hi|hello|ok(?:ay)?|right)\W+)*(?:i|we)(?:'d|\s+would)?\s+(?:really\s+)?"
                    r"(?:like|want|need|wanna)\b(?![^?]*\?\s*$)", re.I)
+# ... or asked of the robot to do ("can u book 5 tickets, surname Lindqvist": a booking, though the
+# surname sounds like a look-up; "..., could we shift our tour from eleven to two?": a move)
+ASKED_TO_DO = re.compile(r"(?:^|[.,;!?]\s*)(?:(?:um|uh|so|hi|hello|hey|ok(?:ay)?|right|please|robot)\W+)*(?:can|could|would|will)\s+"
+                         r"(?:you|u|we|i)\s+(?:please\s+)?(?!tell\b|check\b|find\b|look\b|see\b|confirm\b|get\b|have\b)\w+", re.I)
 # a request about the visitor's own record (one that takes a code: "what time is my tour?") is
 # said with the visitor's own words; "what time is the space tour?" asks about every visitor's
 OWN = re.compile(r"\b(?:my|our|his|her|hers|their|mine|ours|booked|booking|bookings|reservation|reserved|reference|"
