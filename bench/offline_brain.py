@@ -234,7 +234,15 @@ SETS = {"original": "paraphrases.yaml", "heldout": "paraphrases_heldout.yaml", "
         "blind156": "paraphrases_blind156.yaml",
         "blind157": "paraphrases_blind157.yaml",
         "blind158": "paraphrases_blind158.yaml",
-        "blind159": "paraphrases_blind159.yaml"}
+        "blind159": "paraphrases_blind159.yaml",
+        "blind160": "paraphrases_blind160.yaml",
+        "blind161": "paraphrases_blind161.yaml",
+        "blind162": "paraphrases_blind162.yaml",
+        "blind163": "paraphrases_blind163.yaml",
+        "blind164": "paraphrases_blind164.yaml",
+        "blind165": "paraphrases_blind165.yaml",
+        "blind166": "paraphrases_blind166.yaml",
+        "blind167": "paraphrases_blind167.yaml"}
 
 
 def load_set(name, brain):
