@@ -159,3 +159,34 @@ def test_a_request_said_first_is_the_robots_whatever_follows(brain):  # noqa: F8
     ex = museum()
     converse(brain, ex, ["Righto, lead us to the souvenir shop then."])
     assert [c.args for c in ex.calls("navigate_to")] == [{"place": "gift_shop"}]
+
+
+@pytest.mark.parametrize("text, act", [("goodbye — sorry, bus to catch", "goodbye"), ("bye, robot — wave bye-bye, sweetie", "goodbye"),
+                                       ("what can you do — sorry, eating", "help"),
+                                       ("cancel — I mean, don't worry about it, sorry", "stop")])
+def test_an_act_beside_an_aside_set_off_by_a_dash_is_the_act(brain, text, act):  # noqa: F811
+    frame = brain.policy.understand(text, {})
+    assert (frame.kind, frame.answer) == ("act", act)
+
+
+def test_an_aside_that_asks_something_leaves_the_act_alone(brain):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, ["hello — can you take me to the cafe?"])
+    assert [c.args for c in ex.calls("navigate_to")] == [{"place": "cafe"}]
+
+
+@pytest.mark.parametrize("text, args", [
+    ("Can you cancel our booking, Lovelace, K7 P2 QD — yes we're going home, I know, I'm sorry", {"name": "Lovelace", "code": "K7P2QD"}),
+    ("Nix the dinosaur tour booking, surname Lovelace, ref K7P2QD.", {"name": "Lovelace", "code": "K7P2QD"}),
+    ("I wonder if I might withdraw our dinosaur tour booking? Lovelace, K7P2QD.", {"name": "Lovelace", "code": "K7P2QD"}),
+])
+def test_a_cancellation_said_between_asides_in_pairs_or_in_formal_words_is_carried_out(brain, text, args):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, [text])
+    assert [c.args for c in ex.calls("cancel_booking")] == [args]
+
+
+def test_a_request_to_be_shown_somewhere_is_never_refused_as_chat(brain):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, ["Would it be at all possible to be shown to the gift shop? I promised my niece a postcard."])
+    assert [c.args for c in ex.calls("navigate_to")] == [{"place": "gift_shop"}]

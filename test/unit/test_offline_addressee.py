@@ -91,7 +91,9 @@ def test_what_someone_said_or_did_before_a_request_is_its_reason(text):
     assert not said_to_someone_else(text)
 
 
-@pytest.mark.parametrize("text", ["take me to the toilets, hurry up", "show us round the space gallery, let's go"])
+@pytest.mark.parametrize("text", ["take me to the toilets, hurry up", "show us round the space gallery, let's go",
+                                  "Oh she wants to see the T. rex — can you walk us over to where the skeletons are?",
+                                  "I wonder if I might put my name down for the dinosaur tour."])
 def test_what_follows_a_request_to_be_taken_somewhere_is_still_the_robots(text):
     assert not said_to_someone_else(text)
 
@@ -310,3 +312,7 @@ def test_a_sentence_that_asks_someone_to_wait_is_no_part_of_the_request(text, re
 @pytest.mark.parametrize("text", ["Hold on.", "Hang on, cancel that.", "Wait for me at the cafe."])
 def test_a_wait_that_is_the_whole_utterance_or_its_request_is_kept(text):
     assert past_the_hold(text) == ""
+
+
+def test_musing_aloud_is_still_said_to_someone_else():
+    assert said_to_someone_else("I wonder how they got that skeleton through the doors")

@@ -78,6 +78,7 @@ def test_a_time_or_a_code_is_not_also_a_count():
 
 @pytest.mark.parametrize("text, codes", [
     ("booking K7P2QD please", ["K7P2QD"]), ("my member number is F-1001.", ["F-1001"]),
+    ("code H7 Q1 B6, thanks", ["H7Q1B6"]), ("at 3 pm Q4 B4", []),  # read out in pairs
     ("code AAAAAA", ["AAAAAA"]), ("the code is K 7 P 2 Q D", ["K7P2QD"]), ("OK at 3 PM", []),
     ("my card number is 4417", ["4417"]), ("member 80211, still valid?", ["80211"]),
     ("2500 people a day", []), ("four tickets", []),
@@ -175,6 +176,9 @@ def test_names(text, names):
     ("Please check my booking: Nowak, the code is b four n eight z one.", ["Nowak"]),
     ("Lovely. Code AB1234 please", []), ("Great, code AB1234", []),
     ("Abeg move my tour to 12 noon, code na L5P9S3, name Chukwu.", ["Chukwu"]),
+    ("Right, I'll have to pull out. Code's EH2284, Jansen.", ["Jansen"]),
+    ("Could you put the money back in my account? Booked as Laurent.", ["Laurent"]),
+    ("Can you cancel our booking, Hussain, H7 Q1 B6 — yes we're going home", ["Hussain"]),
 ])
 def test_a_name_said_with_a_code_in_any_spelling(text, names):
     assert [m.value for m in find_names(text, find_codes(text))] == names

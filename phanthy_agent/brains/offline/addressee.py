@@ -50,7 +50,7 @@ TO_SOMEONE_ELSE = re.compile(
     r"|\b(?:we|let'?s)\s+meet\s+(?:at|by|in|outside|near)\b|\bwhich\s+way\s+did\s+(?!(?:i|we|you)\b)\w+\s+go\b"
     # musing aloud about what is there ("I wonder how they got that skeleton through the doors",
     # "look at the size of that skull", "no way is that a real skeleton", "I bet you a fiver ...")
-    r"|^\W*i\s+wonder\s+(?!(?:if|whether)\s+(?:you|u)\b)|^\W*(?:wow\W+)?look\s+at\s+the\s+size\s+of\b|^\W*no\s+way\s+is\b"
+    r"|^\W*i\s+wonder\s+(?!(?:if|whether)\s+(?:you|u|i\s+(?:might|could|may)|it\s+(?:might|would)\s+be\s+possible)\b)|^\W*(?:wow\W+)?look\s+at\s+the\s+size\s+of\b|^\W*no\s+way\s+is\b"
     r"|^\W*i\s+bet\s+(?:you|ya)\b"
     # a radio call among staff ("copy that, heading up now", "are you at the entrance yet? Over.")
     r"|\b(?:copy\s+that|roger\s+that|over\s+and\s+out)\b|[.,?!]\s*over\W*$"
@@ -175,7 +175,7 @@ TO_SOMEONE_ELSE = re.compile(
 # "take me to the toilets, hurry up"): what follows about someone else is the reason, not talk to them
 ASKS_FIRST = re.compile(r"^\W*(?:(?:hey|hi|hello|excuse\s+me|sorry|um|uh|er|so|ok|okay|robot|please)\W+)*"
                         r"(?:(?:can|could|would|will)\s+(?:you|u)|(?:can|could|may)\s+(?:i|we)|"
-                        r"(?:take|bring|show|lead|walk|guide|escort)\s+(?:me|us)\s+(?:to|round|around)\b)\b(?!\s+(?:believe|hear\s+me)\b)", re.I)
+                        r"(?:take|bring|show|lead|walk|guide|escort|get)\s+(?:me|us)\s+(?:to|round|around)\b)\b(?!\s+(?:believe|hear\s+me)\b)", re.I)
 
 
 def said_to_someone_else(text: str) -> bool:
@@ -196,12 +196,12 @@ def said_to_someone_else(text: str) -> bool:
         return False  # not "the booking? your brother has the code on his phone", "are you at the entrance? Over."
     # ... or asked in a later clause after talk about someone ("My husband made the reservation and
     # he's still parking the car, can you look it up?"); not when someone was spoken to first
-    later = re.split(r"[,.;!?]+\s*", text[said.end():])[1:]
+    later = re.split(r"[,.;!?\u2014\u2013]+\s*", text[said.end():])[1:]  # "she wants the T. rex — can you ..."
     if said.start() > 0 and any(ASKS_FIRST.search(clause) for clause in later):
         return False
     # ... or asked in a sentence of its own after talk about someone ("He says he wants to see the
     # astronauts now. Can you take us to the space gallery?"); not when someone was spoken to first
-    last = re.split(r"(?<=[.!?])\s+", text.strip())[-1]
+    last = re.split(r"(?<=[.!?])\s+|\s*[\u2014\u2013]\s*", text.strip())[-1]
     return not (said.start() > 0 and last != text.strip() and ASKS_FIRST.search(last)
                 and said.end() <= len(text.strip()) - len(last))
 
@@ -238,7 +238,7 @@ def asked_as_a_question(text: str) -> bool:
 
 # the robot addressed after a sentence said to someone else ("Nana, say the name slowly. Robot,
 # it's for Rosalind Achebe", "No, TOILETS. Excuse me, robot, where are the toilets?")
-TURNED_TO_ROBOT = re.compile(r"[.!?]+\s+(?:(?:ok(?:ay)?|so|now|oh|right|excuse\s+me|sorry|hey|um|please)\W+)*"
+TURNED_TO_ROBOT = re.compile(r"(?:[.!?]+\s+|\s*[\u2014\u2013]\s*)(?:(?:ok(?:ay)?|so|now|oh|right|excuse\s+me|sorry|hey|um|please)\W+)*"
                              r"(?:mister\s+|mr\.?\s+)?robot\s*[,!:.]\s*(?=\w)", re.I)
 
 

@@ -50,6 +50,9 @@ _LETTERS_DIGITS = re.compile(r"(?<![\w-])([A-Z]{1,3})\s+(\d{3,6})(?![\w-])")
 # a letter and a digit, then a group of digits ("r2 941", "l4 dash 118"); six digits read as two
 # groups of three ("771 203", "the ID's 772 019")
 _PAIR_THEN_DIGITS = re.compile(r"(?<![\w-])([A-Za-z]{1,2}\d{1,2})(?:\s+(?:dash|hyphen)\s+|\s+)(\d{2,4})(?![\w-])")
+# a code read out in pairs ("H7 Q1 B6", "K7 P2 QD"): three groups of two capitals or digits, with
+# letters and digits both at least twice
+_PAIRS = re.compile(r"(?<![\w-])([A-Z0-9]{2}(?:\s[A-Z0-9]{2}){2})(?![\w-])")
 _GROUPED_DIGITS = re.compile(r"(?<![\w-])(\d{3})\s(\d{3})(?![\w-])")
 
 
@@ -190,6 +193,11 @@ def find_codes(text: str) -> List[Mention]:
     """Booking codes, member numbers: "K7P2QD", "F-1001", "AAAAAA", spelled "K 7 P 2 Q D",
     "b x 4 8 2 1", "bravo x-ray four eight two one", and "DQ 5590"."""
     found = [m for m in _spoken_codes(text)]
+    for m in _PAIRS.finditer(text):
+        joined = m.group(1).replace(" ", "")
+        mention = Mention(joined, m.start(), m.end(), m.group(0))
+        if sum(c.isdigit() for c in joined) >= 2 and sum(c.isalpha() for c in joined) >= 2 and _free(mention, found):
+            found.append(mention)
     for m in _SPELLED.finditer(text):
         joined = re.sub(r"[\s,.-]", "", m.group(1))
         mention = Mention(joined, m.start(), m.end(), m.group(0))

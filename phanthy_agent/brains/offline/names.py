@@ -40,7 +40,7 @@ _NAME += rf"{_NAME_WORD}(?:\s+(?:(?:van|von|der|den|de|da|di|du|del|della|la|le|
 _FILLERS = r"(?:(?i:uh+|um+|umm|erm+|er|uhm|ah)\W+)*"
 _NAME_CUES = [re.compile(p + _FILLERS + _NAME) for p in (
     r"\b(?i:my name is|my name's|name is|name's|i am|i'm|im|this is|it's|it is|under the name(?: of)?|"
-    r"in the name of|name o[f']|on (?:the )?name(?: of)?|(?:reservation|booking) is on|name na|(?:sur|last |family )?name(?:\s+is|'s)?[:,]?|under)\s+", r"\b(?i:for|called|named|booked by|by)\s+",
+    r"in the name of|name o[f']|on (?:the )?name(?: of)?|(?:reservation|booking) is on|name na|(?:sur|last |family )?name(?:\s+is|'s)?[:,]?|under)\s+", r"\b(?i:for|called|named|booked by|booked as|by)\s+",
     r"\b(?i:for|under)\s+the\s+(?=[A-Z]\S*\s+(?i:family|party|group)\b)",  # "for the Nakamura family"
     r"\b(?:Mr|Mrs|Ms|Miss|Dr|Prof|(?i:mister|missus))\.?\s+")]
 # a name a recognizer wrote in lowercase, after a cue no other word follows ("name dubois", "surname
@@ -166,7 +166,7 @@ def find_names(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
     if not found:
         for m in _LONE_NAME.finditer(text):
             group = next(g for g in (1, 2, 3) if m.group(g))
-            if m.group(group) in NAME_STOP or m.group(group).lower() in NOT_NAMES:  # "Lovely, code ..."
+            if _stop_word(m.group(group)) or m.group(group).lower() in NOT_NAMES:  # "Lovely, code ...", "Code's EH2284"
                 continue
             mention = Mention(m.group(group), m.start(group), m.end(group), m.group(0))
             if _free(mention, taken):

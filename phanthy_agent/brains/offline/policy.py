@@ -28,8 +28,9 @@ from typing import Any, Dict, List, Optional, Sequence
 from .replies import capabilities, failure, humanize
 from .config import FaqEntry, Intent, IntentsFile
 from .conversation import BUILTINS, Call, Segment, flatten, segments
-from .addressee import (after_the_pause, before_the_pause, before_the_remark, past_the_assistant, past_the_doubt,
-                        past_the_hold, past_the_wake_words, said_to_someone_else, turned_to_robot, without_asides)
+from .addressee import (ASKS_SOMETHING, after_the_pause, before_the_pause, before_the_remark, past_the_assistant,
+                        past_the_doubt, past_the_hold, past_the_wake_words, said_to_someone_else, turned_to_robot,
+                        without_asides)
 from .choice import Chooser
 from .plan import Frame, Next, Planner
 from .slots import NO, YES, answer, fill, request_slots
@@ -41,6 +42,7 @@ from .reading import SOCIAL_ACTS, Reading
 
 log = logging.getLogger(__name__)
 
+DASHES = re.compile(r"\s*[\u2014\u2013]\s*|\s+-{1,2}\s+")  # an aside set off ("goodbye — sorry, bus to catch")
 CORRECTION = re.compile(r"^\W*(?:(?:no|nope|sorry|actually|oh|wait|rather|not that|i mean|i meant|"
                         r"make it|instead|try|change it to|let's say)\b\W*)+|\W*\b(?:instead|actually)\W*$", re.I)
 GREETING_WAKE = re.compile(r"^\W*(?:hi|hello|hiya)\b", re.I)  # "Hi robot, we've just arrived": a greeting
@@ -133,6 +135,20 @@ class Policy(Reading):
         return self.cfg.fallback
 
     # --- interpretation ------------------------------------------------------------------------
+    def _act_beside_an_aside(self, text: str) -> str:
+        """A greeting, thanks, goodbye, stop or capabilities question said in its own words beside
+        an aside set off by a dash that asks nothing ("goodbye — sorry, bus to catch", "what can you
+        do — sorry, eating", "cancel — I mean, don't worry about it, sorry"); "" when there is none,
+        acts of two kinds, or the aside asks something."""
+        parts = [p.strip(" ,") for p in DASHES.split(text) if p.strip(" ,")]
+        if len(parts) < 2:
+            return ""
+        acts = [(p, name) for p in parts if (name := self.understanding.pattern(p)) is not None and self.intents[name].act]
+        asides = [p for p in parts if p not in [a for a, _ in acts]]
+        if not acts or len({name for _, name in acts}) > 1 or any(ASKS_SOMETHING.search(p) for p in asides):
+            return ""
+        return acts[0][0]
+
     def _interpret(self, segs: List[Segment], index: int, prev: Optional[Frame], request: Optional[Frame],
                    tools: Dict[str, dict], known: Dict[str, Any]) -> Frame:
         text = segs[index].text
@@ -147,6 +163,8 @@ class Policy(Reading):
         if self.understanding.pattern(text) is None and not GREETING_WAKE.match(text):
             text = past_the_wake_words(text) or text  # "Hey robot, wifi" (not "Hi robot, can you hear me?")
         text = past_the_doubt(text) or text  # "Let's test you. Six tickets please."
+        if self.understanding.pattern(text) is None:
+            text = self._act_beside_an_aside(text) or text  # "bye, robot — wave bye-bye, sweetie"
         pattern = self.understanding.pattern(text) or self.chooser.leading_act(text, tools) or \
             (self._stop_intent() if self.chooser.stop_said(text) else None)
         ranked = self.understanding.rank(text, tools)

@@ -62,7 +62,9 @@ class Reading:
             return frame
         patterned_act = frame.kind == "act" and self.understanding.pattern(text) is not None
         if vote.refuses and frame.kind in ("request", "faq", "act") and not patterned_act and \
-                not ASKS_WHAT_THE_VENUE_HAS.search(text):  # "can I get a cup of tea here": asked of the venue
+                not ASKS_WHAT_THE_VENUE_HAS.search(text) and not self._held(frame, text, tools):
+            # not "can I get a cup of tea here" (asked of the venue), nor "Would it be at all
+            # possible to be shown to the gift shop? ..." (the way asked)
             log.info("offline: %r is like what visitors say among themselves or ask elsewhere (%.2f): fallback",
                      text, vote.similarity)
             return Frame("fallback", since=index, texts=[text])
@@ -107,7 +109,13 @@ class Reading:
         own = self._label_of(frame)
         if frame.kind not in ("request", "faq") or own not in self.examples.labels or ASKS_WHAT_THE_VENUE_HAS.search(text):
             return False
-        return frame.kind == "faq" or not self.chooser.held(Meaning("intent", own.replace("unknown:", ""), 1.0), text, tools, way)
+        return frame.kind == "faq" or not self._held(frame, text, tools, way)
+
+    def _held(self, frame: Frame, text: str, tools: Dict[str, dict], way: bool = True) -> bool:
+        """A request of the rules' that rests on its verb, its details, a place alone or (`way`)
+        the way asked (Chooser.held)."""
+        own = self._label_of(frame).replace("unknown:", "")
+        return frame.kind == "request" and bool(own) and self.chooser.held(Meaning("intent", own, 1.0), text, tools, way)
 
     def _label_of(self, frame: Frame) -> str:
         """The frame's meaning as the memory names it (`faq:<id>`, an intent or a tool)."""

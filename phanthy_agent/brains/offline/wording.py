@@ -108,7 +108,8 @@ NOT_NAMES = {"hello", "hi", "hey", "hiya", "howdy", "yes", "yeah", "yep", "no", 
              "guide", "friend", "mate", "buddy", "pal", "bye", "goodbye", "wow", "ooh", "oops", "gosh", "blimey", "super",
              "indeed", "absolutely", "exactly", "done", "ready", "sorted", "today", "tomorrow", "tonight", "later",
              "again", "instead", "next", "plus", "cheerio", "farewell", "apologies", "legend", "lifesaver", "hero",
-             "marvellous", "wonderful", "splendid", "champion", "ace", "righto", "rightio", "alrighty",
+             "marvellous", "wonderful", "splendid", "champion", "ace", "righto", "rightio", "alrighty", "ugh", "argh", "jeez", "seriously",
+             "typical", "honestly", "oi", "eh", "ahh", "phew", "whew",
              # greetings and exclamations of South Africa, Australia and New Zealand ("Howzit, can we ...")
              "howzit", "howya", "eish", "yoh", "lekker", "chur", "gday", "sweet", "crikey", "strewth",
              # a visitor's own politeness words, from abroad ("Bitte, two adults ...", "Sumimasen, wifi?")
@@ -151,7 +152,8 @@ ESCORT = re.compile(r"\b(?:take|bring|guide|lead|walk|show|escort|accompany)\s+(
                     r"(?:me|us|them|him|her|people|someone|somebody|visitors|(?:this|that|the|these|those|our|my)\s+(?:young\s+|little\s+|nice\s+|old\s+)?"
                     r"(?:visitors?|lady|ladies|gentleman|gentlemen|man|woman|couple|family|group|boy|girl|child|children|kids|guests?))\b(?!\s+(?:my|our|your|the\s+(?:booking|reservation|code|times?|prices?)))"
                     # "is it possible to follow you to the shop?", "could you get me back to the main entrance?"
-                    r"|\b(?:an?\s+)?escort\b|\bfollow\s+(?:you|u)\s+to\b|\bget\s+(?:me|us)\s+(?:back\s+)?to\s+the\b", re.I)
+                    r"|\b(?:an?\s+)?escort\b|\bfollow\s+(?:you|u)\s+to\b|\bget\s+(?:me|us)\s+(?:back\s+)?to\s+the\b"
+                    r"|\b(?:be|being|get)\s+(?:shown|taken|walked|led|guided)\s+(?:to|round|around)\b", re.I)  # "to be shown to the gift shop"
 WHERE = re.compile(r"\bwhere(?:'s|\s+is|\s+are|\s+can\s+(?:i|we)|\s+do\s+(?:i|we)|\s+would\s+i)\b", re.I)
 BARE_FILLER = {"please", "the", "a", "an", "um", "uh", "erm", "ok", "okay", "hi", "hello", "robot", "to", "now", "pls",
                "excuse", "me", "sorry", "thanks"}
