@@ -190,3 +190,17 @@ def test_a_request_to_be_shown_somewhere_is_never_refused_as_chat(brain):  # noq
     ex = museum()
     converse(brain, ex, ["Would it be at all possible to be shown to the gift shop? I promised my niece a postcard."])
     assert [c.args for c in ex.calls("navigate_to")] == [{"place": "gift_shop"}]
+
+
+@pytest.mark.parametrize("text", ["Hello? Hello — sorry, you're breaking up, I'm in the museum.",
+                                  "Stop — the booking, I mean — code w two r eight eight n, name Holt."])
+def test_an_aside_that_names_a_booking_or_a_greeting_that_checks_the_line_is_no_act(brain, text):  # noqa: F811
+    frame = brain.policy.understand(text, {})
+    assert (frame.kind, frame.answer) != ("act", "stop") and (frame.kind, frame.answer) != ("act", "greeting")
+
+
+@pytest.mark.parametrize("text", ["book a restaurant", "Book a restaurant for our anniversary, Saturday 8 pm, two people."])
+def test_a_request_for_what_the_venue_does_not_do_is_refused_though_said_in_its_verb(brain, text):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, [text])
+    assert ex.calls("book_tickets") == []

@@ -316,3 +316,8 @@ def test_a_wait_that_is_the_whole_utterance_or_its_request_is_kept(text):
 
 def test_musing_aloud_is_still_said_to_someone_else():
     assert said_to_someone_else("I wonder how they got that skeleton through the doors")
+
+
+def test_turning_to_the_robot_to_ask_it_to_do_what_was_said_keeps_what_was_said():
+    assert turned_to_robot("Get us on the four o'clock tour, love — robot, can you do that for us?") == ""
+    assert turned_to_robot("Nana, say the name slowly. Robot, it's for Rosalind Achebe") == "it's for Rosalind Achebe"

@@ -179,6 +179,7 @@ def test_names(text, names):
     ("Right, I'll have to pull out. Code's EH2284, Jansen.", ["Jansen"]),
     ("Could you put the money back in my account? Booked as Laurent.", ["Laurent"]),
     ("Can you cancel our booking, Hussain, H7 Q1 B6 — yes we're going home", ["Hussain"]),
+    ("Can ye find it? McKenzie, and the reference is H4 K8 P2.", ["McKenzie"]),
 ])
 def test_a_name_said_with_a_code_in_any_spelling(text, names):
     assert [m.value for m in find_names(text, find_codes(text))] == names

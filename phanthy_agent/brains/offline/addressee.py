@@ -241,6 +241,8 @@ def asked_as_a_question(text: str) -> bool:
 TURNED_TO_ROBOT = re.compile(r"(?:[.!?]+\s+|\s*[\u2014\u2013]\s*)(?:(?:ok(?:ay)?|so|now|oh|right|excuse\s+me|sorry|hey|um|please)\W+)*"
                              r"(?:mister\s+|mr\.?\s+)?robot\s*[,!:.]\s*(?=\w)", re.I)
 
+REFERS_BACK = re.compile(r"\b(?:do|sort|arrange|manage|handle|book)\s+(?:that|this|it)\b", re.I)
+
 
 def turned_to_robot(text: str) -> str:
     """What the visitor asks the robot after turning to it from someone else (TURNED_TO_ROBOT),
@@ -252,6 +254,8 @@ def turned_to_robot(text: str) -> str:
     if found is None:
         return ""
     rest = text[found.end():]
+    if REFERS_BACK.search(rest):
+        return ""  # "Get us on the four o'clock tour, love — robot, can you do that for us?"
     if find_codes(rest):
         return rest
     codes = [c for c in find_codes(text[:found.start() + 1]) if any(ch.isdigit() for ch in c.text)]

@@ -244,6 +244,10 @@ class Chooser:
             return True
         if self._takes_details(meaning, tools) and self.evidence(meaning, text, tools) >= FILLED:
             return True
+        return self.to_a_place(meaning, text, tools, way)
+
+    def to_a_place(self, meaning: Meaning, text: str, tools: Dict[str, dict], way: bool = True) -> bool:
+        """A request that takes a place, with the way asked (`way`) or a place said alone."""
         return bool(self._place_slots(meaning, tools)) and (way and self.asks_the_way(text) or self.bare_place(text, tools) is not None)
 
     @staticmethod

@@ -66,7 +66,7 @@ _LONE_NAME = re.compile(rf"(?:,\s*|(?<=[A-Z0-9]{{4}})\s+|(?<=[A-Z0-9]{{4}}),\s*)
 
 # a lone name said just before a code found in any spelling ("Kowalski, code G H eight eight ...",
 # "Harrington, XR 5502", "Schmidt, oh ar six six ...")
-_NAME_THEN_CODE = re.compile(rf"(?<![\w'])((?:(?:[Vv]an|[Vv]on|[Dd]e|[Dd]er|[Dd]en|[Dd]a|[Dd]i|[Ll]e|[Ll]a|[Tt]er)\s+)*{_NAME_WORD})[,.]?\s*(?:(?i:the)\s+)?(?:(?i:code|ref|reference|booking|number)(?:'s)?\s*){{0,2}}(?:(?i:is)\s+)?$")
+_NAME_THEN_CODE = re.compile(rf"(?<![\w'])((?:(?:[Vv]an|[Vv]on|[Dd]e|[Dd]er|[Dd]en|[Dd]a|[Dd]i|[Ll]e|[Ll]a|[Tt]er)\s+)*{_NAME_WORD})[,.]?\s*(?:(?i:and)\s+)?(?:(?i:the)\s+)?(?:(?i:code|ref|reference|booking|number)(?:'s)?\s*){{0,2}}(?:(?i:is)\s+)?$")
 # a family named in the plural ("we're the Hendersons", "it's the Bakers", "for the Joneses"): the name
 _FAMILY = re.compile(rf"\b(?i:we(?:'re|\s+are)|it'?s|it\s+is|for|under|booked\s+as)\s+the\s+([{_UPPER}][{_LOWER}]+?)(?:e?s)\b"
                      rf"(?!\s+(?i:family|party|group|tour|gallery|hall|booking)\b)")

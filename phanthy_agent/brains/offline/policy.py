@@ -137,15 +137,17 @@ class Policy(Reading):
     # --- interpretation ------------------------------------------------------------------------
     def _act_beside_an_aside(self, text: str) -> str:
         """A greeting, thanks, goodbye, stop or capabilities question said in its own words beside
-        an aside set off by a dash that asks nothing ("goodbye — sorry, bus to catch", "what can you
+        an aside set off by a dash that asks nothing and names no booking code ("goodbye — sorry, bus to catch", "what can you
         do — sorry, eating", "cancel — I mean, don't worry about it, sorry"); "" when there is none,
         acts of two kinds, or the aside asks something."""
         parts = [p.strip(" ,") for p in DASHES.split(text) if p.strip(" ,")]
         if len(parts) < 2:
             return ""
-        acts = [(p, name) for p in parts if (name := self.understanding.pattern(p)) is not None and self.intents[name].act]
+        acts = [(p, name) for p in parts if (name := self.understanding.pattern(p)) is not None and self.intents[name].act
+                and not (self.intents[name].act == "greeting" and "?" in p)]  # "Hello? Hello — you're breaking up"
         asides = [p for p in parts if p not in [a for a, _ in acts]]
-        if not acts or len({name for _, name in acts}) > 1 or any(ASKS_SOMETHING.search(p) for p in asides):
+        if not acts or len({name for _, name in acts}) > 1 or \
+                any(ASKS_SOMETHING.search(p) or find_codes(p) for p in asides):  # "Cancel it — ... code w two r ..."
             return ""
         return acts[0][0]
 

@@ -62,9 +62,9 @@ class Reading:
             return frame
         patterned_act = frame.kind == "act" and self.understanding.pattern(text) is not None
         if vote.refuses and frame.kind in ("request", "faq", "act") and not patterned_act and \
-                not ASKS_WHAT_THE_VENUE_HAS.search(text) and not self._held(frame, text, tools):
+                not ASKS_WHAT_THE_VENUE_HAS.search(text) and not self._held(frame, text, tools, place=True):
             # not "can I get a cup of tea here" (asked of the venue), nor "Would it be at all
-            # possible to be shown to the gift shop? ..." (the way asked)
+            # possible to be shown to the gift shop? ..." (the way asked); but "book a restaurant"
             log.info("offline: %r is like what visitors say among themselves or ask elsewhere (%.2f): fallback",
                      text, vote.similarity)
             return Frame("fallback", since=index, texts=[text])
@@ -111,11 +111,14 @@ class Reading:
             return False
         return frame.kind == "faq" or not self._held(frame, text, tools, way)
 
-    def _held(self, frame: Frame, text: str, tools: Dict[str, dict], way: bool = True) -> bool:
+    def _held(self, frame: Frame, text: str, tools: Dict[str, dict], way: bool = True, place: bool = False) -> bool:
         """A request of the rules' that rests on its verb, its details, a place alone or (`way`)
-        the way asked (Chooser.held)."""
+        the way asked (Chooser.held); with `place`, only on the place."""
         own = self._label_of(frame).replace("unknown:", "")
-        return frame.kind == "request" and bool(own) and self.chooser.held(Meaning("intent", own, 1.0), text, tools, way)
+        if frame.kind != "request" or not own:
+            return False
+        meaning = Meaning("intent", own, 1.0)
+        return self.chooser.to_a_place(meaning, text, tools, way) if place else self.chooser.held(meaning, text, tools, way)
 
     def _label_of(self, frame: Frame) -> str:
         """The frame's meaning as the memory names it (`faq:<id>`, an intent or a tool)."""
