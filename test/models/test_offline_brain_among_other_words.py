@@ -204,3 +204,16 @@ def test_a_request_for_what_the_venue_does_not_do_is_refused_though_said_in_its_
     ex = museum()
     converse(brain, ex, [text])
     assert ex.calls("book_tickets") == []
+
+
+@pytest.mark.parametrize("text, act", [("Bye robot! Wave bye-bye, everyone", "goodbye"),
+                                       ("Hi there. Look, kids, it's a robot! Say hi!", "greeting")])
+def test_a_social_act_before_talk_to_someone_else_is_the_act(brain, text, act):  # noqa: F811
+    frame = brain.policy.understand(text, {})
+    assert (frame.kind, frame.answer) == ("act", act)
+
+
+def test_a_greeting_before_a_request_leaves_the_request(brain):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, ["Hello! Take me to the cafe, please."])
+    assert [c.args for c in ex.calls("navigate_to")] == [{"place": "cafe"}]

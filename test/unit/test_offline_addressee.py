@@ -321,3 +321,13 @@ def test_musing_aloud_is_still_said_to_someone_else():
 def test_turning_to_the_robot_to_ask_it_to_do_what_was_said_keeps_what_was_said():
     assert turned_to_robot("Get us on the four o'clock tour, love — robot, can you do that for us?") == ""
     assert turned_to_robot("Nana, say the name slowly. Robot, it's for Rosalind Achebe") == "it's for Rosalind Achebe"
+
+
+@pytest.mark.parametrize("text", ["I wonder if anyone has handed in a navy blue umbrella?", "I wonder whether there's any wifi available?",
+                                  "I wonder what there is to see in the dinosaur hall?", "I wonder how much the tours cost?"])
+def test_a_question_put_as_wondering_is_asked_of_the_robot(text):
+    assert not said_to_someone_else(text)
+
+
+def test_a_booking_named_by_its_code_before_talk_to_someone_is_the_robots():
+    assert not said_to_someone_else("Please cancel booking R1P7C4, Delgado — no, darling, we're not going on it any more")

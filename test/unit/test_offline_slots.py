@@ -79,6 +79,7 @@ def test_a_time_or_a_code_is_not_also_a_count():
 @pytest.mark.parametrize("text, codes", [
     ("booking K7P2QD please", ["K7P2QD"]), ("my member number is F-1001.", ["F-1001"]),
     ("code H7 Q1 B6, thanks", ["H7Q1B6"]), ("at 3 pm Q4 B4", []),  # read out in pairs
+    ("the code is P, L, eight, eight, four, nought.", ["PL8840"]), ("code G-E-5-8-1-V, I need to know", ["GE581V"]),
     ("code AAAAAA", ["AAAAAA"]), ("the code is K 7 P 2 Q D", ["K7P2QD"]), ("OK at 3 PM", []),
     ("my card number is 4417", ["4417"]), ("member 80211, still valid?", ["80211"]),
     ("2500 people a day", []), ("four tickets", []),
@@ -148,6 +149,7 @@ def test_codes(text, codes):
     ("the surname's Van der Berg", ["Van der Berg"]), ("in the name of abdullah", ["Abdullah"]),
     ("the name is fatima al hassan", ["Fatima Al Hassan"]),
     ("Can you move Chen's booking to one?", ["Chen"]), ("what is my name", []), ("my name is please", []),
+    ("the name is Doctor Okafor.", ["Okafor"]), ("could you move Mrs Oduya's booking", ["Oduya"]),
     # a family name that starts with its particle in lowercase
     ("Name de Vries, code KT3394", ["de Vries"]), ("booking for van der Berg please", ["van der Berg"]),
 ])
@@ -180,6 +182,7 @@ def test_names(text, names):
     ("Could you put the money back in my account? Booked as Laurent.", ["Laurent"]),
     ("Can you cancel our booking, Hussain, H7 Q1 B6 — yes we're going home", ["Hussain"]),
     ("Can ye find it? McKenzie, and the reference is H4 K8 P2.", ["McKenzie"]),
+    ("Please cancel booking R1P7C4, Delgado — no, darling, not now", ["Delgado"]),
 ])
 def test_a_name_said_with_a_code_in_any_spelling(text, names):
     assert [m.value for m in find_names(text, find_codes(text))] == names

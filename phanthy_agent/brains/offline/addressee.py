@@ -50,7 +50,7 @@ TO_SOMEONE_ELSE = re.compile(
     r"|\b(?:we|let'?s)\s+meet\s+(?:at|by|in|outside|near)\b|\bwhich\s+way\s+did\s+(?!(?:i|we|you)\b)\w+\s+go\b"
     # musing aloud about what is there ("I wonder how they got that skeleton through the doors",
     # "look at the size of that skull", "no way is that a real skeleton", "I bet you a fiver ...")
-    r"|^\W*i\s+wonder\s+(?!(?:if|whether)\s+(?:you|u|i\s+(?:might|could|may)|it\s+(?:might|would)\s+be\s+possible)\b)|^\W*(?:wow\W+)?look\s+at\s+the\s+size\s+of\b|^\W*no\s+way\s+is\b"
+    r"|^\W*i\s+wonder\s+(?:how|why)\b(?![^?]*\?)|^\W*(?:wow\W+)?look\s+at\s+the\s+size\s+of\b|^\W*no\s+way\s+is\b"
     r"|^\W*i\s+bet\s+(?:you|ya)\b"
     # a radio call among staff ("copy that, heading up now", "are you at the entrance yet? Over.")
     r"|\b(?:copy\s+that|roger\s+that|over\s+and\s+out)\b|[.,?!]\s*over\W*$"
@@ -186,6 +186,11 @@ def said_to_someone_else(text: str) -> bool:
         return False
     first = CLAUSE_END.search(text)
     if ASKS_FIRST.search(text) and first is not None and said.start() >= first.end():
+        return False
+    # a booking named by its code before a dash, the talk to someone after it ("Please cancel
+    # booking R1P7C4, Delgado — no, darling, we're not going on it any more")
+    dash = re.search(r"\s*[\u2014\u2013]\s*", text)
+    if dash is not None and said.start() >= dash.end() and find_codes(text[:dash.start()]):
         return False
     # a question put to the robot first, the talk about the others after it ("How do I get on the
     # wi-fi? He's been trying for ten minutes"): the reason, not talk to them

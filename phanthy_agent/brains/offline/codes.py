@@ -23,7 +23,7 @@ NATO = {w: w[0] for w in "alpha alfa bravo charlie delta echo foxtrot golf hotel
         "november oscar papa quebec romeo sierra tango uniform victor whiskey whisky xray yankee zulu".split()}
 NATO["x-ray"] = "x"
 DIGIT_WORDS = {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine".split())}
-DIGIT_WORDS["oh"] = "0"
+DIGIT_WORDS.update(oh="0", nought="0", naught="0")  # "P, L, eight, eight, four, nought"
 # two digits said as one number inside a code ("M B X seventy two", "v x e nineteen")
 TEENS = {w: str(i) for i, w in enumerate("ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen "
                                          "nineteen".split(), start=10)}
@@ -199,8 +199,11 @@ def find_codes(text: str) -> List[Mention]:
         if sum(c.isdigit() for c in joined) >= 2 and sum(c.isalpha() for c in joined) >= 2 and _free(mention, found):
             found.append(mention)
     for m in _SPELLED.finditer(text):
-        joined = re.sub(r"[\s,.-]", "", m.group(1))
-        mention = Mention(joined, m.start(), m.end(), m.group(0))
+        spelled = m.group(1)
+        if re.match(r"\s+[a-z]", text[m.end():]):
+            spelled = re.sub(r",\s*[AI]$", "", spelled)  # "code G-E-5-8-1-V, I need to know": the word I
+        joined = re.sub(r"[\s,.-]", "", spelled)
+        mention = Mention(joined, m.start(), m.start(1) + len(spelled), spelled)
         if (any(c.isdigit() for c in joined) or len(joined) >= 4) and _free(mention, found):
             found.append(mention)
     for m in _CODE.finditer(text):

@@ -62,7 +62,7 @@ _CODE_AHEAD = r"(?=\s*[,.]?\s*(?:(?i:code|ref|reference|booking|number)\s+)?(?=[
 _LONE_NAME = re.compile(rf"(?:,\s*|(?<=[A-Z0-9]{{4}})\s+|(?<=[A-Z0-9]{{4}}),\s*)({_NAME_WORD})"
                         rf"(?:\W+(?i:cheers|thanks|thank\s+you|ta|done|please|pls))?\W*$"
                         rf"|(?<![\w'])({_NAME_WORD}){_CODE_AHEAD}"
-                        rf"|(?<=[A-Z0-9]{{4}})[.,]\s*({_NAME_WORD})[.,](?=\s|$)")  # "My booking. GN-2075. Tanaka."
+                        rf"|(?<=[A-Z0-9]{{4}})[.,]\s*({_NAME_WORD})(?:[.,]|\s*[\u2014\u2013])(?=\s|$)")  # "My booking. GN-2075. Tanaka.", "R1P7C4, Delgado — no, ..."
 
 # a lone name said just before a code found in any spelling ("Kowalski, code G H eight eight ...",
 # "Harrington, XR 5502", "Schmidt, oh ar six six ...")
@@ -172,7 +172,17 @@ def find_names(text: str, taken: Sequence[Mention] = ()) -> List[Mention]:
             if _free(mention, taken):
                 found.append(mention)
                 break
-    return sorted(found or _spelled_out(text, taken), key=lambda x: x.start)
+    return sorted((_untitled(m) for m in found or _spelled_out(text, taken)), key=lambda x: x.start)
+
+
+_TITLE = re.compile(r"^(?:Doctor|Professor|Reverend|Sir|Dame)\s+(?=\S)")
+
+
+def _untitled(mention: Mention) -> Mention:
+    """The name without a title before it or a possessive after it ("the name is Doctor Okafor",
+    "move Mrs Oduya's booking")."""
+    value = re.sub(r"['\u2019]s$", "", _TITLE.sub("", str(mention.value)))
+    return mention if value == mention.value or not value else Mention(value, mention.start, mention.end, mention.text, mention.weak)
 
 
 def spelling_said(text: str) -> str:

@@ -136,10 +136,15 @@ class Policy(Reading):
 
     # --- interpretation ------------------------------------------------------------------------
     def _act_beside_an_aside(self, text: str) -> str:
-        """A greeting, thanks, goodbye, stop or capabilities question said in its own words beside
+        """A greeting, thanks or goodbye said in a sentence of its own before talk to someone else;
+        a greeting, thanks, goodbye, stop or capabilities question said in its own words beside
         an aside set off by a dash that asks nothing and names no booking code ("goodbye — sorry, bus to catch", "what can you
         do — sorry, eating", "cancel — I mean, don't worry about it, sorry"); "" when there is none,
         acts of two kinds, or the aside asks something."""
+        sentences = re.split(r"(?<=[.!?])\s+", text.strip())
+        first = self.understanding.pattern(sentences[0]) if len(sentences) > 1 and "?" not in sentences[0] else None
+        if first is not None and self.intents[first].act in SOCIAL_ACTS and said_to_someone_else(" ".join(sentences[1:])):
+            return sentences[0]  # "Bye robot! Wave bye-bye, everyone", "Hi there. Look, kids, it's a robot!"
         parts = [p.strip(" ,") for p in DASHES.split(text) if p.strip(" ,")]
         if len(parts) < 2:
             return ""
