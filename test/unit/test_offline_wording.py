@@ -113,6 +113,8 @@ def test_the_robot_told_to_drop_its_rules_is_told_from_a_visitor_taking_words_ba
     ("is there anywhere to get a hot drink", True), ("Can I get a coffee anywhere in here?", True),
     ("Where can I get my car washed around here?", False), ("Is there a trampoline park near here?", False),
     ("I'll get the coffees while you find a table.", False),
+    ("I could really use a coffee.", True), ("Oh god, I'm gasping for a cuppa", True),  # a wish for what it sells
+    ("Can you make me a coffee?", False), ("I need a taxi", False),
 ])
 def test_whether_the_venue_has_a_thing_is_asked_of_it_not_of_somewhere_round_here(text, asks):
     assert bool(ASKS_WHAT_THE_VENUE_HAS.search(text)) is asks

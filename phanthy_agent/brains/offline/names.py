@@ -179,9 +179,8 @@ _TITLE = re.compile(r"^(?:Doctor|Professor|Reverend|Sir|Dame)\s+(?=\S)")
 
 
 def _untitled(mention: Mention) -> Mention:
-    """The name without a title before it or a possessive after it ("the name is Doctor Okafor",
-    "move Mrs Oduya's booking")."""
-    value = re.sub(r"['\u2019]s$", "", _TITLE.sub("", str(mention.value)))
+    """The name without a title before it ("the name is Doctor Okafor")."""
+    value = _TITLE.sub("", str(mention.value))
     return mention if value == mention.value or not value else Mention(value, mention.start, mention.end, mention.text, mention.weak)
 
 

@@ -136,7 +136,10 @@ ASKS_WHAT_THE_VENUE_HAS = re.compile(
     r"\b(?:do|does)\s+(?:you|u|they)\s+(?:sell|serve|do|have|offer)\b|"
     r"\b(?:can|could)\s+(?:i|we|u|you)\s+(?:get|buy|have|grab)\b[^.?!]*?"
     r"(?:\b(?:in\s+here|anywhere|somewhere)\b|(?<!around\s)(?<!round\s)(?<!near\s)\bhere\b)|"
-    r"\b(?:is|are)\s+there\s+(?:somewhere|anywhere)\b|\banywhere\s+(?:to|i\s+can|we\s+can)\s+(?:get|buy|have|eat|drink|sit)\b", re.I)
+    r"\b(?:is|are)\s+there\s+(?:somewhere|anywhere)\b|\banywhere\s+(?:to|i\s+can|we\s+can)\s+(?:get|buy|have|eat|drink|sit)\b|"
+    # a wish for what the venue sells, not a request the robot make it ("I could really use a coffee")
+    r"^\W*(?:(?:oh|god|gosh|phew|well)\W+)*(?:i|we)\s*(?:could\s+(?:really\s+|so\s+)?(?:use|do\s+with|murder)|(?:really\s+)?need|"
+    r"(?:'m|am|'re|are)\s+(?:dying|desperate|gasping)\s+for)\s+(?:a|some|an?\s+\w+)\s+(?:coffee|tea|cuppa|drink|snack|bite|sandwich)\b", re.I)
 # somewhere near the venue, not in it: "a bookshop around here", "a playground near the museum",
 # "a decent coffee outside the museum"
 OUTSIDE_VENUE = re.compile(r"\boutside\s+(?:the|this)\s+(?:museum|building)\b")
