@@ -242,7 +242,15 @@ SETS = {"original": "paraphrases.yaml", "heldout": "paraphrases_heldout.yaml", "
         "blind164": "paraphrases_blind164.yaml",
         "blind165": "paraphrases_blind165.yaml",
         "blind166": "paraphrases_blind166.yaml",
-        "blind167": "paraphrases_blind167.yaml"}
+        "blind167": "paraphrases_blind167.yaml",
+        "blind168": "paraphrases_blind168.yaml",
+        "blind169": "paraphrases_blind169.yaml",
+        "blind170": "paraphrases_blind170.yaml",
+        "blind171": "paraphrases_blind171.yaml",
+        "blind172": "paraphrases_blind172.yaml",
+        "blind173": "paraphrases_blind173.yaml",
+        "blind174": "paraphrases_blind174.yaml",
+        "blind175": "paraphrases_blind175.yaml"}
 
 
 def load_set(name, brain):
