@@ -217,3 +217,25 @@ def test_a_greeting_before_a_request_leaves_the_request(brain):  # noqa: F811
     ex = museum()
     converse(brain, ex, ["Hello! Take me to the cafe, please."])
     assert [c.args for c in ex.calls("navigate_to")] == [{"place": "cafe"}]
+
+
+@pytest.mark.parametrize("text, place", [("Habibi, show me the way to the space gallery, yalla", "space_gallery"),
+                                         ("Bhaiya, take me to the cafe, I need chai desperately", "cafe")])
+def test_the_robot_called_kindly_in_another_language_is_asked(brain, text, place):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, [text])
+    assert [c.args for c in ex.calls("navigate_to")] == [{"place": place}]
+
+
+def test_a_booking_passed_on_from_someone_else_is_made(brain):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, ["My uncle said to book him one place on the one o'clock dinosaur tour, his name's Brennan"])
+    assert [c.args for c in ex.calls("book_tickets")] == [{"tour_id": "dinosaurs-1300", "tickets": 1, "name": "Brennan"}]
+
+
+@pytest.mark.parametrize("text, entry", [("My mum wants to know if you've got a disabled toilet", "toilets"),
+                                         ("The kids are asking if the cafe sells ice cream", "cafe")])
+def test_a_question_passed_on_from_someone_else_is_answered(brain, text, entry):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, [text])
+    assert said(ex) == [next(e.answer.strip() for e in brain.faq if e.id == entry)]

@@ -58,6 +58,7 @@ def test_counts_in_words_or_digits(text, numbers):
     ("Mr and Mrs Okafor and the three little ones", 5), ("me and my wife and my son and my daughter", 4),
     ("two people, me and my son", 2),  # the parts named after their count are not added to it
     ("me my husband and the twins", 4), ("me my wife and two kids", 4),
+    ("for twenty-two of us in total", 22), ("Two teachers and fifteen kids for the tour", 17),
 ])
 def test_a_party_said_in_parts_is_counted_whole(text, party):
     assert [(m.value, m.text) for m in find_numbers(text) if m.text == "people"] == [(party, "people")]

@@ -32,6 +32,7 @@ from .addressee import (ASKS_SOMETHING, after_the_pause, before_the_pause, befor
                         past_the_doubt, past_the_hold, past_the_wake_words, said_to_someone_else, turned_to_robot,
                         without_asides)
 from .choice import Chooser
+from .messenger import past_the_messenger
 from .plan import Frame, Next, Planner
 from .slots import NO, YES, answer, fill, request_slots
 from .codes import find_codes
@@ -170,6 +171,7 @@ class Policy(Reading):
         if self.understanding.pattern(text) is None and not GREETING_WAKE.match(text):
             text = past_the_wake_words(text) or text  # "Hey robot, wifi" (not "Hi robot, can you hear me?")
         text = past_the_doubt(text) or text  # "Let's test you. Six tickets please."
+        text = past_the_messenger(text) or text  # "My mum says to book the dinosaur tour"
         if self.understanding.pattern(text) is None:
             text = self._act_beside_an_aside(text) or text  # "bye, robot — wave bye-bye, sweetie"
         pattern = self.understanding.pattern(text) or self.chooser.leading_act(text, tools) or \

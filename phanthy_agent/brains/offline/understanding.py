@@ -64,7 +64,8 @@ STOP = STOPWORDS | {"robot", "museum"}
 # how a visitor addresses the robot before saying what they want ("hey robot, stop walking",
 # "excuse me, um, is there somewhere to eat"): ranked without it, it made every such request a greeting
 ADDRESS = re.compile(r"^\W*(?:(?:(?:hey|hi|hiya|hello|hallo|oi|yo)(?:\s+there)?|excuse\s+me|pardon\s+me|"
-                     r"good\s+(?:morning|afternoon|evening)|um+|uh+|erm?|(?:mister\s+|mr\.?\s+)?robot)\b[\s,.!?;:-]*)+",
+                     r"good\s+(?:morning|afternoon|evening)|um+|uh+|erm?|(?:mister\s+|mr\.?\s+)?robot|"
+                     r"habibi|habibti|yaar|bhai|bhaiya|amigo|amiga|mate|buddy|pal)\b[\s,.!?;:-]*)+",
                      re.I)
 ADDRESSED_WORDS = 3  # what follows an address is ranked alone when it has this many words
 # a question what a place holds: the place named "in the ..." is its subject

@@ -129,7 +129,8 @@ _TIMES_SIGN = re.compile(r"(?<![\w-])x\s?([1-9]\d?)(?![\w:.])", re.I)
 
 
 # a party said in parts: "two adults and one child" (3), "me and my 2 kids" (3)
-_COUNT = r"(\d{1,2}|a|an|" + "|".join(UNITS[1:13]) + r")"
+_COUNT = r"(\d{1,2}|a|an|(?:" + "|".join(TENS) + r")(?:[\s-](?:" + "|".join(UNITS[1:10]) + r"))?|" + \
+    "|".join(UNITS[19:12:-1] + UNITS[1:13]) + r")"  # "twenty-two of us", "fifteen kids"
 _PEOPLE = (r"(?:adults?|grown[\s-]?ups?|children|child|kids?|teenagers?|teens?|students?|seniors?|pensioners?|"
            r"people|persons?|infants?|babies|baby|toddlers?|friends?|sons?|daughters?|grandchildren|grandkids?|"
            r"boys?|girls?|pupils?|teachers?|parents?|carers?|helpers?|leaders?|mums?|moms?|dads?|"
@@ -145,7 +146,9 @@ _ME_AND = re.compile(rf"\b(?:me|myself)\s+(?:and|plus|&|\+)\s+(?:my|the|our)\s+{
 
 def _count(token: str) -> int:
     token = token.lower()
-    return int(token) if token.isdigit() else 1 if token in ("a", "an") else WORD_VALUES[token]
+    if token.isdigit():
+        return int(token)
+    return 1 if token in ("a", "an") else sum(WORD_VALUES[w] for w in re.split(r"[\s-]", token))
 
 
 # a party listed person by person: "me, the wife and our three kids" (5), "my nan and me" (2)

@@ -16,7 +16,8 @@ from .spoken import FROM_ABROAD
 QUESTION = re.compile(r"^\W*(?:(?:so|and|um|excuse me|sorry|hi|hello)\W+)*(?:what|when|where|which|who|why|how|"
                       r"is|are|am|do|does|did|can|could|may|might|will|would|should|has|have)\b|\?\s*$", re.I)
 # a yes/no question about how things are, not a request ("can you ..." and "could we ..." may be)
-ASKS_WHETHER = re.compile(r"^\W*(?:(?:so|and|um|excuse me|sorry|hi|hello)\W+)*(?:is|are|do|does|has|have)\b", re.I)
+ASKS_WHETHER = re.compile(r"^\W*(?:(?:so|and|um|excuse me|sorry|hi|hello)\W+)*(?:is|are|do|does|has|have|"
+                          r"i\s+wonder\s+(?:if|whether)\s+(?:there(?:'s|\s+is|\s+are)|you(?:'ve|\s+have)?\s+got|you\s+have))\b", re.I)
 # ... and a question about what a place has or when ("what food do you have in the café?", "until
 # what time is the cafe serving"), unless it asks the way there
 ASKS_ABOUT = re.compile(r"^\W*(?:(?:so|and|um|excuse me|sorry|hi|hello)\W+)*(?:(?:until|till|from|at|by)\s+)?"
@@ -116,7 +117,10 @@ NOT_NAMES = {"hello", "hi", "hey", "hiya", "howdy", "yes", "yeah", "yep", "no", 
              # (and every word of spoken.FROM_ABROAD: "Danke", "Hola", "Arrivederci", ...)
              "ciao", "entschuldigung", "ja", "nein", "si", "oui", "sim", "tak", "hai", "scusi", "prego", "perdon",
              "disculpe", "oye", "vale", "bueno", "sumimasen", "onegaishimasu", "przepraszam", "obrigado", "obrigada",
-             "salida", "ausgang"} | {
+             "salida", "ausgang",
+             # what the robot is called, kindly, in other languages ("Habibi, show me the way ...", "Bhaiya, ...")
+             "habibi", "habibti", "yaar", "bhai", "bhaiya", "didi", "ji", "amigo", "amiga", "señor", "senor", "signore",
+             "signora", "monsieur", "madame", "bro", "boss", "chief", "yalla", "andiamo", "allez", "vamos"} | {
     word for said in FROM_ABROAD.values() for phrase in said for word in phrase.split()}
 # the rest of a call said to the robot: a stranger is asked with "please" and thanked
 TO_A_STRANGER = re.compile(r"\b(?:please|pls|thanks|thank\s+you|cheers|ta)\b", re.I)
