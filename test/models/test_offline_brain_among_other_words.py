@@ -206,9 +206,12 @@ def test_a_request_for_what_the_venue_does_not_do_is_refused_though_said_in_its_
     assert ex.calls("book_tickets") == []
 
 
-@pytest.mark.parametrize("text, act", [("Bye robot! Wave bye-bye, everyone", "goodbye"),
-                                       ("Hi there. Look, kids, it's a robot! Say hi!", "greeting")])
-def test_a_social_act_before_talk_to_someone_else_is_the_act(brain, text, act):  # noqa: F811
+@pytest.mark.parametrize("text, act", [
+    ("Bye robot! Wave bye-bye, everyone", "goodbye"),  # before talk to someone else
+    ("Hi there. Look, kids, it's a robot! Say hi!", "greeting"),
+    ("Arrête, laisse tomber", "stop"), ("Qué puedes hacer, robot?", "help"),  # in a visitor's own language
+])
+def test_a_social_act_before_talk_to_someone_else_or_in_another_language_is_the_act(brain, text, act):  # noqa: F811
     frame = brain.policy.understand(text, {})
     assert (frame.kind, frame.answer) == ("act", act)
 
@@ -239,3 +242,21 @@ def test_a_question_passed_on_from_someone_else_is_answered(brain, text, entry):
     ex = museum()
     converse(brain, ex, [text])
     assert said(ex) == [next(e.answer.strip() for e in brain.faq if e.id == entry)]
+
+
+@pytest.mark.parametrize("text, args", [
+    ("Our class won't be doing the dinosaur tour today after all, please cancel it — Lovelace, K7P2QD.",
+     {"name": "Lovelace", "code": "K7P2QD"}),
+    ("We've decided against the guided tour; booking code K seven P two Q D, surname Lovelace. Please cancel.",
+     {"name": "Lovelace", "code": "K7P2QD"}),
+])
+def test_a_request_told_politely_in_a_clause_of_its_own_is_the_request(brain, text, args):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, [text])
+    assert [c.args for c in ex.calls("cancel_booking")] == [args]
+
+
+def test_a_booking_said_to_need_changing_is_moved(brain):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, ["My booking needs changing to the one o'clock dinosaur tour, the code's K7P2QD, surname Lovelace"])
+    assert [c.args for c in ex.calls("cancel_booking")] == [{"name": "Lovelace", "code": "K7P2QD"}]

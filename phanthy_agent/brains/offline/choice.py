@@ -25,7 +25,7 @@ from .addressee import ASKS_SOMETHING, CLAUSE_END, TO_SOMEONE_ELSE
 from .codes import find_codes
 from .elsewhere import phrase_pattern
 from .names import NAME_STOP
-from .values import find_enum, find_numbers, find_times, words
+from .values import find_enum, find_numbers, find_times, said_words, words
 from .understanding import SUBJECT_MARGIN, Meaning, Understanding
 from .wording import (
     QUESTION, ASKS_WHETHER, ASKS_ABOUT, ASKS_MAY, ABOUT_THE_WORLD, WORLD_FACT, WORD_OR_HISTORY, STOP_WORD,
@@ -181,7 +181,7 @@ class Chooser:
         if ranked[0].kind == "faq" and QUESTION.search(text):
             subject = self.understanding.subject(ranked, text)
             return self.walk_to(subject, text, tools) or subject
-        said = set(words(self.understanding.normalized(text)))
+        said = said_words(self.understanding.normalized(text))
         names = [i.name for i in self.cfg.intents] + [m.key for m in ranked if m.kind == "tool"]
         if ranked[0].kind == "faq" and WANTS.search(text):
             # "I need seven tickets", "I'd like to book tickets": a request the words fill or name,
@@ -240,7 +240,7 @@ class Chooser:
         if meaning.kind not in ("intent", "tool"):
             return False
         names = [i.name for i in self.cfg.intents]
-        if self._verbs(meaning, names) & set(words(self.understanding.normalized(text))):
+        if self._verbs(meaning, names) & said_words(self.understanding.normalized(text)):
             return True
         if self._takes_details(meaning, tools) and self.evidence(meaning, text, tools) >= FILLED:
             return True

@@ -24,7 +24,7 @@ from .examples import meaning_of
 from .plan import Frame
 from .slots import fill, loose_phrase, request_slots
 from .understanding import Meaning
-from .values import find_numbers, find_times, resolve_enum, words
+from .values import find_numbers, find_times, resolve_enum, said_words, words
 from .wording import ASKS_WHAT_THE_VENUE_HAS, BREAK_THE_RULES, ESCORT, NEAR_VENUE, WHERE
 
 log = logging.getLogger(__name__)
@@ -225,7 +225,7 @@ class Reading:
         codes = [c for c in find_codes(text) if not MEMBER_ID.fullmatch(c.value)]
         if not codes:
             return None
-        said = set(words(self.understanding.normalized(text)))
+        said = said_words(self.understanding.normalized(text))
         named = []
         for intent in self.cfg.intents:
             meaning = Meaning("intent", intent.name, 1.0)

@@ -61,6 +61,15 @@ FROM_ABROAD = {
     "hello": ["hola", "bonjour", "hallo", "namaste", "buongiorno", "buenos dias", "guten tag", "dzien dobry",
               "konnichiwa", "kia ora", "sawubona", "heita", "molo", "dumela", "annyeonghaseyo", "annyeong haseyo",
               "ni hao", "nihao", "marhaba", "ola", "dia dhuit", "moin", "hoi", "hej", "servus"],
+    # stops, waits and what can you do, from visitors who switch languages for a word or two
+    "stop": ["arrete", "arretez", "basta", "fermati", "ruko", "ruk jao", "stopp"],
+    "never mind": ["laisse tomber", "rehne do", "chhodo", "lascia stare", "lascia perdere", "olvidalo", "dejalo"],
+    "cancel that": ["annule ca", "annulez ca", "cancelalo", "annulla"],
+    "wait": ["attends", "attendez", "espera", "aspetta"],
+    "what can you do": ["que puedes hacer", "cosa sai fare", "tu sers a quoi", "kya kar sakte ho", "kya kya kar sakte ho",
+                        "que sais-tu faire", "was kannst du"],
+    "tickets": ["billets", "entradas", "boletos", "biglietti", "bilety"],
+    "ticket": ["billet", "biglietto", "boleto"],
 }  # (the intents' own patterns read "obrigada", "tchau tchau", "hasta luego" ... as they are)
 TEXT_SPEAK.update({said: english for english, words in FROM_ABROAD.items() for said in words})
 _TEXT_SPEAK = re.compile(r"(?<![\w'-])(" + "|".join(sorted(TEXT_SPEAK, key=len, reverse=True)) + r")(?![\w'-])", re.I)

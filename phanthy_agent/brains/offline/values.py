@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from .mentions import Mention, free as _free
 
@@ -264,6 +264,18 @@ def words(text: str) -> List[str]:
     """Lowercase words with a crude singular (toilets -> toilet, dinosaurs -> dinosaur)."""
     out = re.findall(r"[a-z0-9]+", plain(text).lower().replace("'", "").replace("_", " "))
     return [w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in out]
+
+
+def said_words(text: str) -> Set[str]:
+    """`words`, with each -ing form's verb too ("needs refunding": refund, "changing": change,
+    "cancelling": cancel), for telling which request's verb was said; not "booking", a thing
+    booked, nor a past form ("I booked the tour": no new booking)."""
+    found = set(words(text))
+    for w in list(found):
+        base = w[:-3] if len(w) > 5 and w.endswith("ing") and w != "booking" else ""
+        if base:
+            found |= {base, base + "e"} | ({base[:-1]} if base[-1] == base[-2] else set())
+    return found
 
 
 def _norm(text: str) -> str:

@@ -175,7 +175,11 @@ WANTS = re.compile(r"^\W*(?:(?:um|uh|so|hi|hello|ok(?:ay)?|right)\W+)*(?:i|we)(?
 # ... or asked of the robot to do ("can u book 5 tickets, surname Lindqvist": a booking, though the
 # surname sounds like a look-up; "..., could we shift our tour from eleven to two?": a move)
 ASKED_TO_DO = re.compile(r"(?:^|[.,;!?]\s*)(?:(?:um|uh|so|hi|hello|hey|ok(?:ay)?|right|please|robot)\W+)*(?:can|could|would|will)\s+"
-                         r"(?:you|u|we|i)\s+(?:please\s+)?(?!tell\b|check\b|find\b|look\b|see\b|confirm\b|get\b|have\b)\w+", re.I)
+                         r"(?:you|u|we|i)\s+(?:please\s+)?(?!tell\b|check\b|find\b|look\b|see\b|confirm\b|get\b|have\b)\w+|"
+                         # ... or told to, politely, in a clause of its own ("..., please cancel it — Thornbury, ...")
+                         r"(?:^|[.,;!?\u2014\u2013]\s*)please\s+(?!tell\b|check\b|find\b|look\b|see\b|confirm\b|get\b|have\b|help\b)[a-z]+|"
+                         # ... or said to need it ("my booking needs changing to twelve")
+                         r"\bneeds?\s+(?:changing|moving|cancell?ing|refunding|rebooking|to\s+be\s+(?:changed|moved|cancell?ed|refunded))\b", re.I)
 # a request about the visitor's own record (one that takes a code: "what time is my tour?") is
 # said with the visitor's own words; "what time is the space tour?" asks about every visitor's
 OWN = re.compile(r"\b(?:my|our|his|her|hers|their|mine|ours|booked|booking|bookings|reservation|reserved|reference|"
