@@ -47,7 +47,7 @@ from .names import find_names, spelling_said
 from .addressee import ASKS_SOMETHING
 from .spoken import ENDEARMENT, HESITATION, normalized
 from .values import unlocated
-from .wording import SERVES_THE_VENUE
+from .wording import KIND_NAMES, SERVES_THE_VENUE
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,7 @@ STOP = STOPWORDS | {"robot", "museum"}
 # "excuse me, um, is there somewhere to eat"): ranked without it, it made every such request a greeting
 ADDRESS = re.compile(r"^\W*(?:(?:(?:hey|hi|hiya|hello|hallo|oi|yo)(?:\s+there)?|excuse\s+me|pardon\s+me|"
                      r"good\s+(?:morning|afternoon|evening)|um+|uh+|erm?|(?:mister\s+|mr\.?\s+)?robot|"
-                     r"habibi|habibti|yaar|bhai|bhaiya|amigo|amiga|mate|buddy|pal)\b[\s,.!?;:-]*)+",
+                     + "|".join(KIND_NAMES) + r")\b[\s,.!?;:-]*)+",
                      re.I)
 ADDRESSED_WORDS = 3  # what follows an address is ranked alone when it has this many words
 # a question what a place holds: the place named "in the ..." is its subject

@@ -102,6 +102,9 @@ SO_STOP = re.compile(r"\bso\s+(?:(?:you|u)\s+can\s+)?(?:stop|never\s*mind|don'?t
 # agenda?", "Honestly, Dave, if you make us late ..."): a capitalized word the venue's files never
 # use, and none of these
 CALLED_BY_NAME = re.compile(r"^\W*(?:(?i:honestly|yes|yeah|no|oh|look|ok|okay|right|well|listen|come\s+on)\W+)?([A-Z][a-z]+),\s+(?=\S)")
+# what the robot is called, kindly, here and in other languages ("Habibi, show me the way ...",
+# "Bhaiya, ...", "mate"): an address to it, no one's name
+KIND_NAMES = ("habibi", "habibti", "yaar", "bhai", "bhaiya", "amigo", "amiga", "mate", "buddy", "pal")
 NOT_NAMES = {"hello", "hi", "hey", "hiya", "howdy", "yes", "yeah", "yep", "no", "nope", "okay", "ok", "right", "well", "so",
              "sorry", "please", "thanks", "cheers", "ta", "actually", "excuse", "pardon", "oh", "ah", "um", "er", "erm",
              "hmm", "wait", "listen", "look", "quick", "sir", "madam", "great", "perfect", "lovely", "brilliant", "cool",
@@ -117,10 +120,8 @@ NOT_NAMES = {"hello", "hi", "hey", "hiya", "howdy", "yes", "yeah", "yep", "no", 
              # (and every word of spoken.FROM_ABROAD: "Danke", "Hola", "Arrivederci", ...)
              "ciao", "entschuldigung", "ja", "nein", "si", "oui", "sim", "tak", "hai", "scusi", "prego", "perdon",
              "disculpe", "oye", "vale", "bueno", "sumimasen", "onegaishimasu", "przepraszam", "obrigado", "obrigada",
-             "salida", "ausgang",
-             # what the robot is called, kindly, in other languages ("Habibi, show me the way ...", "Bhaiya, ...")
-             "habibi", "habibti", "yaar", "bhai", "bhaiya", "didi", "ji", "amigo", "amiga", "señor", "senor", "signore",
-             "signora", "monsieur", "madame", "bro", "boss", "chief", "yalla", "andiamo", "allez", "vamos"} | {
+             "salida", "ausgang", "didi", "ji", "señor", "senor", "signore", "signora", "monsieur", "madame", "bro",
+             "boss", "chief", "yalla", "andiamo", "allez", "vamos"} | set(KIND_NAMES) | {
     word for said in FROM_ABROAD.values() for phrase in said for word in phrase.split()}
 # the rest of a call said to the robot: a stranger is asked with "please" and thanked
 TO_A_STRANGER = re.compile(r"\b(?:please|pls|thanks|thank\s+you|cheers|ta)\b", re.I)
