@@ -250,7 +250,15 @@ SETS = {"original": "paraphrases.yaml", "heldout": "paraphrases_heldout.yaml", "
         "blind172": "paraphrases_blind172.yaml",
         "blind173": "paraphrases_blind173.yaml",
         "blind174": "paraphrases_blind174.yaml",
-        "blind175": "paraphrases_blind175.yaml"}
+        "blind175": "paraphrases_blind175.yaml",
+        "blind176": "paraphrases_blind176.yaml",
+        "blind177": "paraphrases_blind177.yaml",
+        "blind178": "paraphrases_blind178.yaml",
+        "blind179": "paraphrases_blind179.yaml",
+        "blind180": "paraphrases_blind180.yaml",
+        "blind181": "paraphrases_blind181.yaml",
+        "blind182": "paraphrases_blind182.yaml",
+        "blind183": "paraphrases_blind183.yaml"}
 
 
 def load_set(name, brain):

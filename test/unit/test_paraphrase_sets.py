@@ -36,7 +36,8 @@ APART = {name: heldout_cases(ROOT / "bench" / f"paraphrases_{name}.yaml", [e.id 
                       "blind144", "blind145", "blind146", "blind147", "blind148", "blind149", "blind150", "blind151",
                       "blind152", "blind153", "blind154", "blind155", "blind156", "blind157", "blind158", "blind159",
                       "blind160", "blind161", "blind162", "blind163", "blind164", "blind165", "blind166", "blind167",
-                      "blind168", "blind169", "blind170", "blind171", "blind172", "blind173", "blind174", "blind175")}
+                      "blind168", "blind169", "blind170", "blind171", "blind172", "blind173", "blind174", "blind175",
+                      "blind176", "blind177", "blind178", "blind179", "blind180", "blind181", "blind182", "blind183")}
 HELDOUT = APART["heldout"]
 ORIGINAL = original_cases(ROOT / "bench" / "paraphrases.yaml")
 EXTRA_TOPICS = {"answer:parking", "answer:t_rex", "answer:dinosaur_hall_exhibits", "answer:space_gallery_exhibits",
