@@ -331,3 +331,18 @@ def test_a_question_put_as_wondering_is_asked_of_the_robot(text):
 
 def test_a_booking_named_by_its_code_before_talk_to_someone_is_the_robots():
     assert not said_to_someone_else("Please cancel booking R1P7C4, Delgado — no, darling, we're not going on it any more")
+
+
+@pytest.mark.parametrize("text", ["We'll do the dinosaurs and then grab some lunch", "Okay, coats first, then we'll try the gift shop.",
+                                  "If it rains we'll just get a taxi home.", "Yes, I've got the car keys, stop fussing.",
+                                  "I'll wait by the lifts, message me when you're out of the loo.",
+                                  "If your dad rings, tell him we're in the cafe."])
+def test_a_plan_told_to_the_others_or_a_companion_told_not_to_worry_is_said_to_someone_else(text):
+    assert said_to_someone_else(text)
+
+
+@pytest.mark.parametrize("text", ["We'll do the space tour at two, name Okafor", "We'll get three tickets please",
+                                  "We'll head to the cafe, can you show us the way?",
+                                  "my niece says she wants to be a pilot, anyway we'd like to book the space tour"])
+def test_a_plan_that_is_a_request_or_a_request_after_talk_about_someone_is_the_robots(text):
+    assert not said_to_someone_else(text)

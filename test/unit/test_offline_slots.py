@@ -6,7 +6,7 @@ from phanthy_agent.brains.offline.codes import find_codes
 from phanthy_agent.brains.offline.conversation import unshouted
 from phanthy_agent.brains.offline.names import find_names, spelling_said
 from phanthy_agent.brains.offline.slots import answer, fill, loose_phrase, match_item, slots_of
-from phanthy_agent.brains.offline.values import find_enum, find_numbers, find_times, spoken_time
+from phanthy_agent.brains.offline.values import find_enum, find_numbers, find_times, said_words, spoken_time, unnegated
 from phanthy_drivers.box_office import declarations
 
 TOOLS = {d["name"]: d for d in declarations()}
@@ -375,3 +375,24 @@ def test_a_family_in_the_plural_a_hesitation_or_a_clipped_note_still_gives_the_n
 def test_a_place_set_aside_is_not_the_place_asked_for(text, value):
     found = find_enum(text, ["cafe", "gift_shop", "toilets"], {})
     assert (found[0] if found else None) == value
+
+
+@pytest.mark.parametrize("text, said, ruled_out", [
+    ("Not cancel, just check my booking", "check", "cancel"),
+    ("pull it up but don't cancel it whatever you do", "pull", "cancel"),
+    ("I don't want to change it, refund me", "refund", "change"),
+    ("we are cancelling it, not moving it", "cancel", "move"),
+])
+def test_a_verb_ruled_out_is_not_said(text, said, ruled_out):
+    words = said_words(text)
+    assert said in words and ruled_out not in words
+
+
+def test_a_negation_alone_or_of_no_request_is_left_as_said():
+    assert unnegated("don't cancel it") == "don't cancel it"  # nothing else said: a stop's words
+    assert unnegated("don't worry, where's the cafe") == "don't worry, where's the cafe"
+
+
+def test_a_booking_made_before_is_asked_about_not_made_again():
+    assert unnegated("What time did I book for?") == "What time is my booking for?"
+    assert "book" not in said_words("which tour did we book")

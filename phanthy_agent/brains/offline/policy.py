@@ -48,6 +48,10 @@ CORRECTION = re.compile(r"^\W*(?:(?:no|nope|sorry|actually|oh|wait|rather|not th
                         r"make it|instead|try|change it to|let's say)\b\W*)+|\W*\b(?:instead|actually)\W*$", re.I)
 GREETING_WAKE = re.compile(r"^\W*(?:hi|hello|hiya)\b", re.I)  # "Hi robot, we've just arrived": a greeting
 GREETING = re.compile(r"^\W*(?:hi|hello|hey|good (?:morning|afternoon|evening))\b", re.I)
+# a request beside thanks or a goodbye ("Shukran habibi, and now book the space tour, five people")
+PARTING_WITH_A_REQUEST = re.compile(r"\d|\b(?:book(?:ing)?|reserve|cancel|refund|move|change|tickets?|tour|people|adults?|child(?:ren)?|"
+                                    r"take\s+(?:me|us)|"
+                                    r"(?:i|we)(?:'d|\s+would)\s+(?:like|love)|(?:i|we)\s+(?:want|need))\b", re.I)
 MAX_CHAIN = 8  # inputs read back into one request
 MAX_ASKS = 2  # the same question asked again at most this often, then the fallback
 
@@ -146,6 +150,16 @@ class Policy(Reading):
         first = self.understanding.pattern(sentences[0]) if len(sentences) > 1 and "?" not in sentences[0] else None
         if first is not None and self.intents[first].act in SOCIAL_ACTS and said_to_someone_else(" ".join(sentences[1:])):
             return sentences[0]  # "Bye robot! Wave bye-bye, everyone", "Hi there. Look, kids, it's a robot!"
+        clauses = [c.strip() for c in re.split(r"[,;.!]+", text) if c.strip()]
+        acts = {self.intents[name].act for c in clauses if (name := self.understanding.pattern(c)) is not None}
+        parting = {name for c in clauses if (name := self.understanding.pattern(c)) is not None and
+                   self.intents[name].act in ("thanks", "goodbye")}
+        if len(clauses) > 2 and len(parting) == 1 and len(acts) == 1 and "?" not in text and not find_codes(text) and \
+                not any(ASKS_SOMETHING.search(c) for c in clauses) and not said_to_someone_else(text) and \
+                not PARTING_WITH_A_REQUEST.search(text) and not re.match(r"\W*(?:mm+-?hm+|uh-huh)\b", text, re.I):
+            # "oh lovely, thanks ever so much, the kids are thrilled, that's made the afternoon" (not
+            # "Mm, yes, I'll ring you back after the tour, love. Bye.", a call)
+            return next(c for c in clauses if self.understanding.pattern(c) in parting)
         parts = [p.strip(" ,") for p in DASHES.split(text) if p.strip(" ,")]
         if len(parts) < 2:
             return ""

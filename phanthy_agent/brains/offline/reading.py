@@ -74,7 +74,9 @@ class Reading:
             return Frame("fallback", since=index, texts=[text])
         act = self.intents[vote.label].act if vote.label in self.intents else None
         unplaced = (frame.kind == "suggest" or frame.kind == "fallback" and frame.answer == UNPLACED) and \
-            vote.places and act != "stop"  # a stop cancels what runs: only in a stop's own words ("mmm" is none)
+            vote.places and act != "stop" and (act not in SOCIAL_ACTS or vote.relabels)
+        # a stop cancels what runs: only in a stop's own words ("mmm" is none); a greeting, thanks or
+        # goodbye only as near as a relabelling ("blah blah" is no goodbye: "ok bye bye" at 0.55)
         other = not act and self._taken_for_another(frame, vote, text, tools)
         meaning = meaning_of(vote.label, self.intents, self.faq, tools) if unplaced or other else None
         # "where's the loo?" is still a walk there, whatever the memory's authors called it

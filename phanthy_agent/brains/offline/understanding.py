@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import collections
 import dataclasses
-import difflib
 import logging
 import re
 from typing import Dict, List, Optional, Sequence, Set, Tuple
@@ -45,8 +44,9 @@ from .elsewhere import Elsewhere, owns_the_booking, phrase_pattern
 from .codes import find_codes
 from .names import find_names, spelling_said
 from .addressee import ASKS_SOMETHING
+from .typos import SPELL_CHARS, TypoMender
 from .spoken import ENDEARMENT, HESITATION, normalized
-from .values import unlocated
+from .values import unlocated, unnegated
 from .wording import KIND_NAMES, SERVES_THE_VENUE
 
 log = logging.getLogger(__name__)
@@ -58,8 +58,6 @@ CLAUSE_WORDS = 3  # a clause this long is ranked on its own too (requests among 
 CLAUSE_PENALTY = 0.05  # what a request found in one clause of several gives up against the whole
 SUBJECT_MARGIN = 0.2  # an FAQ entry whose subject the question names wins over a closer one by this
 CACHE = 1024  # embeddings of recent utterances kept
-SPELL_CHARS = 1500  # characters of an utterance mended (the encoder reads 256 tokens)
-SPELL_RATIO = 0.8  # difflib ratio of a typo to the word it means ("tickts" -> "tickets" 0.92)
 STOP = STOPWORDS | {"robot", "museum"}
 # how a visitor addresses the robot before saying what they want ("hey robot, stop walking",
 # "excuse me, um, is there somewhere to eat"): ranked without it, it made every such request a greeting
@@ -110,7 +108,7 @@ class Understanding:
         self._covered = {t for i in cfg.intents for t in i.tools}
         self._tool_rows: Dict[Tuple, _Rows] = {}
         self._cache: "collections.OrderedDict[str, np.ndarray]" = collections.OrderedDict()
-        self._spelling: Dict[str, str] = {}  # typo -> the word it was mended to (or itself)
+        self._typos = TypoMender(lambda word: self.encoder is not None and self.encoder.knows(word))
         rows = [("intent", i.name, ex) for i in cfg.intents for ex in i.examples]
         rows += [("faq", str(n), q) for n, e in enumerate(self.faq) for q in e.questions]
         # what an answer says is what it answers ("a model of the solar system")
@@ -184,7 +182,7 @@ class Understanding:
             ranked = self.rank(said, tools, whole)
             if ranked and ranked[0].score >= self.cfg.accept:
                 return ranked
-        text = self.spelled(self.normalized(text), tool_rows)
+        text = self.spelled(unnegated(self.normalized(text)), tool_rows)  # "not cancel, just check it"
         clauses = [c for c in _clauses(text[:SPELL_CHARS]) if len(c.split()) >= CLAUSE_WORDS]
         thing = tool_rows.elsewhere.named(_without_names(text)) if not SERVES_THE_VENUE.search(text) else ""
         if thing:
@@ -256,27 +254,8 @@ class Understanding:
         return float(self._scores(self.spelled(self.normalized(text)), self._static)[rows].max())
 
     def spelled(self, text: str, tool_rows: Optional[_Rows] = None) -> str:
-        """The utterance with its typos mended: a word the encoder does not know as a word (it
-        would piece it together from fragments) that is one slip from a word of the examples
-        (two letters swapped, or difflib ratio >= SPELL_RATIO with the same first letter) is
-        that word ("wnat to book a tuor" -> "want to book a tour"). Only for ranking: the
-        arguments are read from what was said."""
-        vocabulary = self._static.words | (tool_rows.words if tool_rows is not None else set())
-
-        def mend(match: "re.Match") -> str:
-            word = match.group(0)
-            lower = word.lower()
-            if len(lower) < 4 or lower in vocabulary or (self.encoder is not None and self.encoder.knows(lower)):
-                return word
-            fixed = self._spelling.get(lower)
-            if fixed is None:
-                fixed = _closest(lower, vocabulary) or lower
-                if len(self._spelling) < CACHE:
-                    self._spelling[lower] = fixed
-            return word if fixed == lower else fixed
-
-        # the encoder reads about this much (256 tokens): a huge input is not mended word by word
-        return re.sub(r"[A-Za-z]+", mend, text[:SPELL_CHARS]) + text[SPELL_CHARS:]
+        """The utterance with its typos mended against the examples' words (typos.py)."""
+        return self._typos.mend(text, self._static.words | (tool_rows.words if tool_rows is not None else set()))
 
     def _scores(self, text: str, rows: _Rows) -> np.ndarray:
         bm25 = rows.lexical.scores(text)
@@ -432,17 +411,6 @@ def _enums(tools: Dict[str, dict]) -> List[str]:
 
     walk([spec.get("parameters") for spec in tools.values()])
     return found
-
-
-def _closest(word: str, vocabulary: Set[str]) -> str:
-    """The example word `word` is one slip from (see `Understanding.spelled`), or ""."""
-    letters = sorted(word)
-    swapped = [v for v in vocabulary if len(v) == len(word) and v[0] == word[0] and sorted(v) == letters]
-    if swapped:
-        return min(swapped)
-    close = [v for v in vocabulary if v[0] == word[0] and abs(len(v) - len(word)) <= 2]
-    found = difflib.get_close_matches(word, close, n=1, cutoff=SPELL_RATIO)
-    return found[0] if found else ""
 
 
 def _sentences(text: str) -> List[str]:

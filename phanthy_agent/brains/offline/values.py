@@ -266,11 +266,32 @@ def words(text: str) -> List[str]:
     return [w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in out]
 
 
+# a verb said only to be ruled out ("Not cancel, just check my booking", "don't change it, just
+# tell me what's on it", "no need to walk me"): the word after the negation is not asked for
+# (but "don't book that after all", "I don't want to move it any more" take a request back)
+NEGATED = re.compile(r"\b(?:not|don'?t|do\s+not|never|no\s+need\s+to|without)\s+(?:(?:want|need)\s+to\s+|wanna\s+)?"
+                     r"(?:cancel(?:l?ing)?|chang(?:e|ing)|mov(?:e|ing)|switch(?:ing)?|book(?:ing)?|refund(?:ing)?|walk(?:ing)?|tak(?:e|ing)|check(?:ing)?|"
+                     r"reschedul(?:e|ing))\b(?:\s+(?:it|that|this|me|us))?(?![^.,;!?]*\b(?:after\s+all|any\s*more)\b)", re.I)
+
+
+# a booking made before, asked about ("What time did I book for earlier?", "You helped me book an
+# hour ago, can we make it earlier?"): no new booking is asked for
+BOOKED_BEFORE = re.compile(r"\b(?:did\s+(?:i|we)\s+book|(?:you\s+)?helped\s+(?:me|us)\s+(?:to\s+)?book)\b", re.I)
+
+
+def unnegated(text: str) -> str:
+    """The text without the requests it rules out (NEGATED), unless nothing else is said, and
+    with a booking made before said as one (BOOKED_BEFORE)."""
+    kept = NEGATED.sub(" ", text)
+    kept = kept if len(words(kept)) >= 2 else text
+    return BOOKED_BEFORE.sub(lambda m: "is my booking" if m.group(0).lower().startswith("did") else "made my booking", kept)
+
+
 def said_words(text: str) -> Set[str]:
     """`words`, with each -ing form's verb too ("needs refunding": refund, "changing": change,
     "cancelling": cancel), for telling which request's verb was said; not "booking", a thing
-    booked, nor a past form ("I booked the tour": no new booking)."""
-    found = set(words(text))
+    booked, nor a past form ("I booked the tour": no new booking), nor a verb ruled out (NEGATED)."""
+    found = set(words(unnegated(text)))
     for w in list(found):
         base = w[:-3] if len(w) > 5 and w.endswith("ing") and w != "booking" else ""
         if base:
