@@ -2,13 +2,13 @@
 
     .venv/bin/python bench/example_memory.py [--out config/offline_examples.npz]
 
-Every utterance of the sets `blind88` to `blind167` (bench/offline_brain.py SETS), embedded with
+Every utterance of the sets `blind88` to `blind183` (bench/offline_brain.py SETS), embedded with
 the shared encoder, labelled as the set's author meant it (bench/paraphrase_sets.py maps the
 authors' words onto the brain's names), kept as 128 principal components in int8
 (phanthy_agent/brains/offline/examples.py says how the brain reads it). Why these sets: from the
 eighty-eighth set on, the authors were told all the venue's answers (parking, the T. rex, the
 galleries' contents, upstairs); the earlier authors wrote such questions as off-topic trivia,
-which would teach the memory to refuse them. The sets after `blind167` are kept out: they
+which would teach the memory to refuse them. The sets after `blind183` are kept out: they
 measure the memory (bench/README.md, sixteenth round). Deterministic: the same sets and
 encoder give the same file.
 """
@@ -28,7 +28,7 @@ from phanthy_agent.brains.offline.config import load_faq  # noqa: E402
 from phanthy_agent.brains.offline.examples import write  # noqa: E402
 from phanthy_common.embedding import shared_encoder  # noqa: E402
 
-FIRST, LAST = "blind88", "blind167"
+FIRST, LAST = "blind88", "blind183"
 DIMS = 128
 
 

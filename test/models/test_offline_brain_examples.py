@@ -62,8 +62,8 @@ def test_chat_and_things_elsewhere_the_rules_took_for_the_venues_get_the_honest_
 
 
 @pytest.mark.parametrize("text, rules_say", [
-    ("No, we go to the space gallery after lunch, first the dinosaurs.", None),  # the rules walk to the gallery
-    ("Are you hungry? Or — we could wait till lunch.", "cafe"),
+    ("No, the dinosaurs first, we do the space gallery after lunch.", None),  # the rules walk to the gallery
+    ("Are you starving? Or we could wait till lunch.", "cafe"),
     ("Where is the Polish shop, you know, with Polish food?", None),  # all seven chat: not the way to the gift shop
 ])
 def test_chat_most_of_the_wider_circle_call_chat_gets_the_honest_answer(brain, text, rules_say):  # noqa: F811
