@@ -258,7 +258,15 @@ SETS = {"original": "paraphrases.yaml", "heldout": "paraphrases_heldout.yaml", "
         "blind180": "paraphrases_blind180.yaml",
         "blind181": "paraphrases_blind181.yaml",
         "blind182": "paraphrases_blind182.yaml",
-        "blind183": "paraphrases_blind183.yaml"}
+        "blind183": "paraphrases_blind183.yaml",
+        "blind184": "paraphrases_blind184.yaml",
+        "blind185": "paraphrases_blind185.yaml",
+        "blind186": "paraphrases_blind186.yaml",
+        "blind187": "paraphrases_blind187.yaml",
+        "blind188": "paraphrases_blind188.yaml",
+        "blind189": "paraphrases_blind189.yaml",
+        "blind190": "paraphrases_blind190.yaml",
+        "blind191": "paraphrases_blind191.yaml"}
 
 
 def load_set(name, brain):
