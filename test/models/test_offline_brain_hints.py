@@ -61,3 +61,18 @@ def test_a_tour_given_a_miss_is_a_cancellation(brain):  # noqa: F811
     converse(brain, ex, ["We'll have to give it a miss, sorry, booking QP4471 under Ferreira."])
     assert [c.args for c in ex.calls("cancel_booking")] == [{"name": "Ferreira", "code": "QP4471"}]
 
+
+
+@pytest.mark.parametrize("text, entry", [("The toilets are on this floor, aren't they?", "toilets"),
+                                         ("There's wifi for visitors, isn't there?", "wifi"),
+                                         ("Under-fives get in free, right?", "tickets")])
+def test_a_fact_checked_with_a_tag_question_is_answered(brain, text, entry):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, [text])
+    assert said(ex) == [next(e.answer.strip() for e in brain.faq if e.id == entry)]
+
+
+def test_a_remark_about_what_was_seeking_agreement_is_not_a_question(brain):  # noqa: F811
+    ex = museum()
+    converse(brain, ex, ["The dinosaur tour was brilliant, wasn't it?"])
+    assert said(ex) == [brain.cfg.fallback]

@@ -3,7 +3,7 @@ British and Irish speech written as said, remarks, facts about the world. Pure r
 
 import pytest
 
-from phanthy_agent.brains.offline.wording import (ASKS_WHAT_THE_VENUE_HAS, BREAK_THE_RULES, REMARK, SERVES_THE_VENUE, SO_STOP,
+from phanthy_agent.brains.offline.wording import (ASKS_WHAT_THE_VENUE_HAS, BREAK_THE_RULES, REMARK, SERVES_THE_VENUE, SO_STOP, TAG_QUESTION,
                                                   WORD_OR_HISTORY, WORLD_FACT)
 from phanthy_agent.brains.offline.spoken import HESITATION, normalized, unstammered
 
@@ -127,3 +127,10 @@ def test_whether_the_venue_has_a_thing_is_asked_of_it_not_of_somewhere_round_her
 ])
 def test_a_stop_said_last_after_its_reason(text, stop):
     assert bool(SO_STOP.search(text)) is stop
+
+
+@pytest.mark.parametrize("text, asked", [("The cafe's downstairs, isn't it?", True), ("Tours are free, yeah?", True),
+                                         ("You do refunds, don't you?", True), ("The tour was great, wasn't it?", False),
+                                         ("That skeleton is huge, isn't it.", False), ("Is it free?", False)])
+def test_a_fact_checked_by_a_tag_question_is_asked(text, asked):
+    assert bool(TAG_QUESTION.search(text)) == asked

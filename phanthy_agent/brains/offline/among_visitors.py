@@ -29,7 +29,9 @@ TO_SOMEONE_ELSE = re.compile(
     r"|^(?![^.?!]*\b(?:cancel\s+(?:that|it)|scrap\s+(?:that|it)|never\s*mind|forget\s+(?:it|that)|don'?t\s+(?:worry|bother))\b)[^.?!]*\bi'?ll\s+sort\s+it\b"
     # a child told off, the robot looked at, a remark that asks for agreement ("the tour was good, wasn't it")
     r"|(?<!won't\s)(?<!wont\s)(?<!not\s)(?<!can't\s)\bstop\s+(?:pushing|fighting|shoving|hitting|kicking|running|shouting|touching|whining|moaning|nagging|crying|worrying|fussing|panicking|flapping)\b|^\W*don'?t\s+you\s+dare\b|"
-    r"\blook\s+at\s+(?:the|that|this)\s+robot\b|\brobot\s+thing\b|\b(?:wasn'?t|isn'?t|weren'?t|aren'?t)\s+(?:it|they|there)\W*$"
+    r"\blook\s+at\s+(?:the|that|this)\s+robot\b|\brobot\s+thing\b|\b(?:wasn'?t|weren'?t)\s+(?:it|they|there)\W*$|"
+    # ... but a fact checked with the robot is a question ("The loos are downstairs, aren't they?")
+    r"\b(?:isn'?t|aren'?t)\s+(?:it|they|there)[^\w?]*$"
     # a child's own things and family ("where's your coat gone", "where did your dad go"), a meeting arranged
     r"|\byour\s+(?:other\s+)?(?:coat|jacket|shoes?|bag|handbag|rucksack|backpack|purse|pocket|shoelaces|laces|hat|scarf|gloves?|jumper|hoodie|cardigan|hands|face|nose|teddy|"
     r"dummy|brother|sister|dad|daddy|mum|mummy|mom|mommy|nan|nana|gran|granny|grandma|grandad|grandpa)\b|"

@@ -30,7 +30,7 @@ from .understanding import SUBJECT_MARGIN, Meaning, Understanding
 from .wording import (
     QUESTION, ASKS_WHETHER, ASKS_ABOUT, ASKS_MAY, ABOUT_THE_WORLD, WORLD_FACT, WORD_OR_HISTORY, STOP_WORD,
     STOP_CLAUSE, CALLED_BY_NAME, NOT_NAMES, TO_A_STRANGER, OUTSIDE_VENUE, NEAR_VENUE, VENUE_SERVICE, ESCORT,
-    WHERE, BARE_FILLER, TARGET_TIME, WANTS, ASKED_TO_DO, OWN, ASKED_OF_ROBOT, ASKED_FOR, REMARK, ASKS_ANYTHING, GOING,
+    WHERE, BARE_FILLER, TARGET_TIME, WANTS, ASKED_TO_DO, OWN, ASKED_OF_ROBOT, ASKED_FOR, REMARK, TAG_QUESTION, ASKS_ANYTHING, GOING,
     LEADING_FILLER, SERVES_THE_VENUE, SO_STOP,
 )
 
@@ -95,7 +95,8 @@ class Chooser:
     @staticmethod
     def remark(text: str) -> bool:
         """A statement about a place or a tour that asks for nothing (REMARK, no ASKS_ANYTHING)."""
-        return bool(REMARK.search(text)) and not ASKS_ANYTHING.search(text) and not re.search(r"\bor\s+(?!no\b|not\b)\w+[^?]*\?", text)
+        return bool(REMARK.search(text)) and not ASKS_ANYTHING.search(text) and not re.search(r"\bor\s+(?!no\b|not\b)\w+[^?]*\?", text) \
+            and not TAG_QUESTION.search(text)
 
     def news(self, best: Meaning, text: str, tools: Dict[str, dict]) -> bool:
         """A statement that names a place the robot could walk to but asks for nothing (GOING)."""

@@ -200,6 +200,10 @@ ASKED_OF_ROBOT = r"^\W*(?:(?:hey|hi|hello|hiya|there|excuse me|sorry|pardon me|f
 ASKED_FOR = re.compile(r"\b(?:can|could|would|will)\s+(?:you|u)\b|\bfor\s+me\b", re.I)
 # a remark about a place or a tour, a statement that asks nothing ("honestly the gift shop here is
 # overpriced", "the space tour was wonderful, wasn't it?"): no walk there, no booking, no answer
+# a fact checked with the robot by a tag question ("The loos are downstairs, aren't they?", "Tours
+# are free, yeah?"): asked, not remarked (not "the tour was good, wasn't it?", about what was)
+TAG_QUESTION = re.compile(r"(?:\b(?:isn'?t|aren'?t|doesn'?t|don'?t|hasn'?t|haven'?t|can'?t|won'?t)\s+(?:it|they|there|i|we|you)|"
+                          r",\s*(?:right|yeah|yes|correct|no))\s*\?\s*$", re.I)
 REMARK = re.compile(r"^\W*(?:(?:tbh|honestly|well|oh|wow|ugh|yeah|man|god|gosh|so|mm+|ha(?:\s+ha)*|i\s+think|i\s+reckon|i\s+must\s+say|"
                     r"i\s+thought|apparently|look|blimey|crikey|arre|yaar|ich\s+glaube|je\s+pense|je\s+crois|creo\s+que|penso\s+che|ok|okay)\W+)*"
                     r"(?:the|that|this|these|those|your)\s+(?:[\w'.-]+\s+){0,5}(?:(?:here\s*)?(?:is|was|were|are|'s|looks?|looked|seems?|seemed|felt)\b|[\w.-]+'s\b)"
