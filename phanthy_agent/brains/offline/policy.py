@@ -150,16 +150,15 @@ class Policy(Reading):
         first = self.understanding.pattern(sentences[0]) if len(sentences) > 1 and "?" not in sentences[0] else None
         if first is not None and self.intents[first].act in SOCIAL_ACTS and said_to_someone_else(" ".join(sentences[1:])):
             return sentences[0]  # "Bye robot! Wave bye-bye, everyone", "Hi there. Look, kids, it's a robot!"
-        clauses = [c.strip() for c in re.split(r"[,;.!]+", text) if c.strip()]
-        acts = {self.intents[name].act for c in clauses if (name := self.understanding.pattern(c)) is not None}
-        parting = {name for c in clauses if (name := self.understanding.pattern(c)) is not None and
-                   self.intents[name].act in ("thanks", "goodbye")}
-        if len(clauses) > 2 and len(parting) == 1 and len(acts) == 1 and "?" not in text and not find_codes(text) and \
-                not any(ASKS_SOMETHING.search(c) for c in clauses) and not said_to_someone_else(text) and \
+        named = [(c, self.understanding.pattern(c)) for c in (c.strip() for c in re.split(r"[,;.!]+", text)) if c]
+        acts = {self.intents[name].act for _, name in named if name is not None}
+        parting = [c for c, name in named if name is not None and self.intents[name].act in ("thanks", "goodbye")]
+        if len(named) > 2 and parting and len(acts) == 1 and "?" not in text and not find_codes(text) and \
+                not any(ASKS_SOMETHING.search(c) for c, _ in named) and not said_to_someone_else(text) and \
                 not PARTING_WITH_A_REQUEST.search(text) and not re.match(r"\W*(?:mm+-?hm+|uh-huh)\b", text, re.I):
             # "oh lovely, thanks ever so much, the kids are thrilled, that's made the afternoon" (not
             # "Mm, yes, I'll ring you back after the tour, love. Bye.", a call)
-            return next(c for c in clauses if self.understanding.pattern(c) in parting)
+            return parting[0]
         parts = [p.strip(" ,") for p in DASHES.split(text) if p.strip(" ,")]
         if len(parts) < 2:
             return ""
